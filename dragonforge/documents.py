@@ -1,0 +1,151 @@
+"""Stage 3: write each config as a document of its genre, section by section.
+
+Document templates live in ``templates/documents/<domain>.<language>.yaml``. Each sentence
+slot declares the config facts it states and offers several phrasings; the renderer picks
+one with the document's seeded RNG and records the facts, so every sentence of the output
+carries its provenance. A declared fact whose written text is missing from the rendered
+sentence is a template bug and fails loudly.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from dragonforge.errors import TemplateError
+from dragonforge.models import Config, Document, Sentence
+from dragonforge.resources import resource_dir
+from dragonforge.rng import rng_for
+from dragonforge.templating import config_context, evaluate, load_yaml, render
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SentenceTemplate(_Strict):
+    variants: list[str]
+    facts: list[str] = Field(default_factory=list)
+    when: str | None = None
+    # Chance that a fact-free sentence is left out, so documents do not all share filler.
+    skip: float = 0.0
+
+    @field_validator("variants")
+    @classmethod
+    def _non_empty(cls, v: list[str]) -> list[str]:
+        if not v:
+            raise ValueError("a sentence needs at least one variant")
+        return v
+
+
+class ParagraphTemplate(_Strict):
+    sentences: list[SentenceTemplate]
+    foreach: str | None = None  # name of a list in the template context
+    when: str | None = None
+    shuffle: bool = False  # sentences are independent and may come in any order
+
+
+class SectionTemplate(_Strict):
+    id: str
+    titles: list[str]
+    paragraphs: list[ParagraphTemplate]
+    when: str | None = None
+
+
+class DocumentTemplate(_Strict):
+    domain: str
+    language: str
+    titles: list[str]
+    sections: list[SectionTemplate]
+
+
+@cache
+def load_document_template(domain: str, language: str) -> DocumentTemplate:
+    path = resource_dir("templates") / "documents" / f"{domain}.{language}.yaml"
+    if not path.exists():
+        raise TemplateError(f"no document template for {domain}/{language} ({path})")
+    try:
+        return DocumentTemplate.model_validate(load_yaml(path))
+    except ValueError as exc:
+        raise TemplateError(f"{path}: {exc}") from exc
+
+
+def write_document(config: Config, seed: int, template: DocumentTemplate | None = None) -> Document:
+    """Render ``config`` into a document, recording which facts every sentence states."""
+    template = template or load_document_template(config.domain, config.language)
+    rng = rng_for(seed, "document", config.doc_id)
+    context = config_context(config)
+    joiner = "" if config.language == "zh" else " "
+
+    title = render(rng.choice(template.titles), context)
+    sentences: list[Sentence] = []
+    blocks: list[str] = [title]
+    for section in template.sections:
+        if section.when and not evaluate(section.when, context):
+            continue
+        heading = render(rng.choice(section.titles), context)
+        paragraphs: list[str] = []
+        for paragraph in section.paragraphs:
+            for scope in _scopes(paragraph, context):
+                rendered = _render_paragraph(paragraph, scope, config, section.id, rng)
+                if rendered:
+                    sentences.extend(rendered)
+                    paragraphs.append(joiner.join(s.text for s in rendered))
+        if paragraphs:
+            blocks.append(heading + "\n" + "\n".join(paragraphs))
+    return Document(
+        doc_id=config.doc_id,
+        domain=config.domain,
+        language=config.language,
+        entity=config.entity,
+        title=title,
+        content="\n\n".join(blocks),
+        sentences=sentences,
+    )
+
+
+def _scopes(paragraph: ParagraphTemplate, context: dict[str, Any]):
+    if paragraph.foreach is None:
+        if paragraph.when is None or evaluate(paragraph.when, context):
+            yield context
+        return
+    items = context.get(paragraph.foreach)
+    if not isinstance(items, list):
+        raise TemplateError(f"foreach {paragraph.foreach!r} is not a list of the config")
+    for i, item in enumerate(items):
+        scope = {**context, "item": item, "i": i, "n": len(items),
+                 "item_val": context["val"][paragraph.foreach][i]}
+        if paragraph.when is None or evaluate(paragraph.when, scope):
+            yield scope
+
+
+def _render_paragraph(
+    paragraph: ParagraphTemplate, scope: dict[str, Any], config: Config, section: str,
+    rng: random.Random,
+) -> list[Sentence]:
+    out: list[Sentence] = []
+    for slot in paragraph.sentences:
+        if slot.when and not evaluate(slot.when, scope):
+            continue
+        if slot.skip and not slot.facts and rng.random() < slot.skip:
+            continue
+        text = render(rng.choice(slot.variants), scope)
+        if not text:
+            continue
+        keys = [key.format(i=scope.get("i")) for key in slot.facts]
+        for key in keys:
+            fact = config.facts.get(key)
+            if fact is None:
+                raise TemplateError(f"{config.domain}/{config.language} section {section}: "
+                                    f"sentence declares unknown fact {key!r}")
+            if fact.text not in text:
+                raise TemplateError(f"{config.domain}/{config.language} section {section}: "
+                                    f"sentence {text!r} declares {key!r} but does not state "
+                                    f"{fact.text!r}")
+        out.append(Sentence(text=text, section=section, facts=keys))
+    if paragraph.shuffle:
+        rng.shuffle(out)
+    return out

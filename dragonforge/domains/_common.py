@@ -1,0 +1,130 @@
+"""Formatting and Faker helpers shared by the domain config generators.
+
+Every formatted fact goes through these functions, so a value is always written the same
+way in a language (the lexical judge and the validator rely on it) and always carries its
+canonical value beside its text.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from functools import cache
+
+from faker import Faker
+
+from dragonforge.models import Fact
+
+_LOCALES = {"en": "en_US", "zh": "zh_CN"}
+_EN_MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",
+              "September", "October", "November", "December"]
+_ZH_DIGITS = "零一二三四五六七八九"
+
+
+@cache
+def _faker(language: str) -> Faker:
+    return Faker(_LOCALES[language])
+
+
+def faker_for(language: str, seed: int) -> Faker:
+    """A Faker for ``language`` reseeded for one config (instances are cached per locale)."""
+    fake = _faker(language)
+    fake.seed_instance(seed)
+    return fake
+
+
+# --- fact constructors ----------------------------------------------------------------------
+
+
+def text_fact(key: str, text: str, kind: str = "text") -> Fact:
+    return Fact(key=key, kind=kind, text=text, value=text)
+
+
+def date_fact(key: str, day: dt.date, language: str, precision: str = "day") -> Fact:
+    return Fact(key=key, kind="date", text=format_date(day, language, precision),
+                value=day.isoformat() if precision == "day" else day.strftime("%Y-%m"))
+
+
+def money_fact(key: str, amount: float, language: str) -> Fact:
+    """``amount`` in the document's currency unit: US dollars in English, yuan in Chinese."""
+    return Fact(key=key, kind="money", text=format_money(amount, language),
+                value=round(float(amount), 2), unit="USD" if language == "en" else "CNY")
+
+
+def percent_fact(key: str, pct: float, language: str) -> Fact:
+    return Fact(key=key, kind="percent", text=format_percent(pct), value=round(pct, 2), unit="%")
+
+
+def count_fact(key: str, n: int, language: str, unit: str | None = None, text: str | None = None) -> Fact:
+    return Fact(key=key, kind="count", text=text if text is not None else format_count(n, language),
+                value=int(n), unit=unit)
+
+
+# --- formatters -----------------------------------------------------------------------------
+
+
+def format_date(day: dt.date, language: str, precision: str = "day") -> str:
+    if language == "zh":
+        return f"{day.year}年{day.month}月{day.day}日" if precision == "day" else f"{day.year}年{day.month}月"
+    if precision == "day":
+        return f"{_EN_MONTHS[day.month - 1]} {day.day}, {day.year}"
+    return f"{_EN_MONTHS[day.month - 1]} {day.year}"
+
+
+def format_money(amount: float, language: str) -> str:
+    """$12.5 million / $350,000 in English; 1.25亿元 / 3,500万元 / 8,600元 in Chinese."""
+    if language == "zh":
+        if amount >= 1e8:
+            return f"{_trim(amount / 1e8)}亿元"
+        if amount >= 1e4:
+            return f"{_trim(amount / 1e4, group=True)}万元"
+        return f"{amount:,.0f}元"
+    if amount >= 1e9:
+        return f"${_trim(amount / 1e9)} billion"
+    if amount >= 1e6:
+        return f"${_trim(amount / 1e6)} million"
+    return f"${amount:,.0f}"
+
+
+def format_percent(pct: float) -> str:
+    return f"{_trim(pct)}%"
+
+
+def format_count(n: int, language: str) -> str:
+    return f"{n:,}" if language == "en" else str(n)
+
+
+def zh_numeral(n: int) -> str:
+    """Chinese numerals for 0–99, as judgments write terms (三年, 十一个月)."""
+    if n < 10:
+        return _ZH_DIGITS[n]
+    tens, ones = divmod(n, 10)
+    return ("十" if tens == 1 else _ZH_DIGITS[tens] + "十") + (_ZH_DIGITS[ones] if ones else "")
+
+
+def format_term(months: int, language: str) -> str:
+    """A prison or treatment term: '3 years and 6 months' / '三年六个月'."""
+    years, rest = divmod(months, 12)
+    if language == "zh":
+        parts = ([f"{zh_numeral(years)}年"] if years else []) + ([f"{zh_numeral(rest)}个月"] if rest else [])
+        return "".join(parts)
+    parts = ([f"{years} year{'s' if years != 1 else ''}"] if years else []) + (
+        [f"{rest} month{'s' if rest != 1 else ''}"] if rest else [])
+    return " and ".join(parts)
+
+
+def _trim(x: float, group: bool = False) -> str:
+    text = f"{x:,.2f}" if group else f"{x:.2f}"
+    return text.rstrip("0").rstrip(".")
+
+
+# --- dates ----------------------------------------------------------------------------------
+
+
+def ordered_dates(rng: random.Random, start: dt.date, end: dt.date, n: int, min_gap_days: int = 1) -> list[dt.date]:
+    """``n`` distinct dates in [start, end], strictly increasing, at least ``min_gap_days`` apart."""
+    span = (end - start).days - min_gap_days * (n - 1)
+    if span < 0:
+        raise ValueError("date range too short for the requested dates")
+    offsets = sorted(rng.sample(range(span + 1), n))
+    return [start + dt.timedelta(days=o + i * min_gap_days) for i, o in enumerate(offsets)]

@@ -1,0 +1,295 @@
+"""Pydantic models for every artifact the pipeline reads or writes.
+
+One source of truth: readers, writers, validators and (later) LLM structured-output
+schemas all derive from these classes.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Language = Literal["en", "zh"]
+LANGUAGES: tuple[str, ...] = ("en", "zh")
+DOMAINS: tuple[str, ...] = ("finance", "law", "medical")
+DOMAIN_LABELS: dict[str, str] = {"finance": "Finance", "law": "Law", "medical": "Medical"}
+# The DRAGONBall field naming each document's main entity, by domain.
+ENTITY_FIELDS: dict[str, str] = {
+    "finance": "company_name",
+    "law": "court_name",
+    "medical": "hospital_patient_name",
+}
+UNANSWERABLE_ANSWER: dict[str, str] = {"en": "Unable to answer", "zh": "无法回答"}
+
+ValueKind = Literal[
+    "date", "money", "percent", "count", "person", "organisation", "place", "category", "text"
+]
+
+
+class QueryType(str, Enum):
+    """The seven question types, valued by their exact DRAGONBall labels."""
+
+    FACTUAL = "Factual Question"
+    MULTI_HOP = "Multi-hop Reasoning Question"
+    SUMMARY = "Summary Question"
+    INTEGRATION = "Multi-document Information Integration Question"
+    COMPARISON = "Multi-document Comparison Question"
+    TIME_SEQUENCE = "Multi-document Time Sequence Question"
+    UNANSWERABLE = "Irrelevant Unsolvable Question"
+
+    @property
+    def short(self) -> str:
+        return _SHORT_NAMES[self]
+
+    @property
+    def multi_document(self) -> bool:
+        return self in (QueryType.INTEGRATION, QueryType.COMPARISON, QueryType.TIME_SEQUENCE)
+
+    @classmethod
+    def from_short(cls, name: str) -> QueryType:
+        for qt, short in _SHORT_NAMES.items():
+            if short == name:
+                return qt
+        raise ValueError(f"unknown question type {name!r}; expected one of {', '.join(_SHORT_NAMES.values())}")
+
+
+_SHORT_NAMES: dict[QueryType, str] = {
+    QueryType.FACTUAL: "factual",
+    QueryType.MULTI_HOP: "multi_hop",
+    QueryType.SUMMARY: "summary",
+    QueryType.INTEGRATION: "integration",
+    QueryType.COMPARISON: "comparison",
+    QueryType.TIME_SEQUENCE: "time_sequence",
+    QueryType.UNANSWERABLE: "unanswerable",
+}
+
+# DRAGONBall's published mix (method.md §1.4).
+DEFAULT_QUESTION_MIX: dict[str, float] = {
+    "integration": 0.2234,
+    "factual": 0.1949,
+    "multi_hop": 0.1615,
+    "summary": 0.1740,
+    "comparison": 0.1051,
+    "time_sequence": 0.0715,
+    "unanswerable": 0.0696,
+}
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# --- schema -----------------------------------------------------------------------------
+
+
+class SlotSpec(_Model):
+    """One typed fact slot of a domain schema. ``name`` uses ``[]`` for repeated groups."""
+
+    name: str
+    kind: ValueKind
+    description: str = ""
+    examples: list[str] = Field(default_factory=list)
+
+
+class SectionSpec(_Model):
+    name: str
+    title: str
+    description: str = ""
+    slots: list[SlotSpec] = Field(default_factory=list)
+
+
+class DomainSchema(_Model):
+    domain: str
+    language: Language
+    genre: str
+    description: str = ""
+    source: str = "builtin"
+    sections: list[SectionSpec]
+
+    def slot_names(self) -> set[str]:
+        return {slot.name for section in self.sections for slot in section.slots}
+
+
+# --- config -----------------------------------------------------------------------------
+
+
+class Fact(_Model):
+    """One concrete fact of a config: how it is written and its canonical value.
+
+    ``text`` is the exact surface form the document uses; ``value`` is language-neutral
+    (ISO date, number, name) so judges can compare across formats.
+    """
+
+    key: str
+    kind: ValueKind
+    text: str
+    value: str | int | float | None = None
+    unit: str | None = None
+
+
+class Config(_Model):
+    """The ground truth of record for one virtual document."""
+
+    doc_id: int
+    domain: str
+    language: Language
+    entity: str  # company / court / patient name, for the DRAGONBall entity field
+    seed: int
+    facts: dict[str, Fact]
+    extras: dict[str, Any] = Field(default_factory=dict)  # grammatical helpers, never facts
+
+    def fact(self, key: str) -> Fact:
+        try:
+            return self.facts[key]
+        except KeyError:
+            raise KeyError(f"config {self.doc_id} has no fact {key!r}") from None
+
+
+# --- document ---------------------------------------------------------------------------
+
+
+class Sentence(_Model):
+    text: str
+    section: str
+    facts: list[str] = Field(default_factory=list)  # config fact keys this sentence states
+
+
+class Document(_Model):
+    doc_id: int
+    domain: str
+    language: Language
+    entity: str
+    title: str
+    content: str
+    sentences: list[Sentence]
+
+    def sentences_stating(self, key: str) -> list[int]:
+        return [i for i, s in enumerate(self.sentences) if key in s.facts]
+
+
+# --- QRA --------------------------------------------------------------------------------
+
+
+class BoundFact(Fact):
+    """A config fact tied to the document it belongs to."""
+
+    doc_id: int
+
+
+class Reference(_Model):
+    doc_id: int
+    sentence: int
+    text: str
+
+
+class Keypoint(_Model):
+    text: str
+    facts: list[BoundFact] = Field(default_factory=list)
+
+
+class QRA(_Model):
+    domain: str
+    language: Language
+    query_type: QueryType
+    template: str
+    question: str
+    answer: str
+    doc_ids: list[int]
+    facts: list[BoundFact] = Field(default_factory=list)  # every fact the answer asserts
+    references: list[Reference] = Field(default_factory=list)
+    keypoints: list[Keypoint] = Field(default_factory=list)
+    query_id: int | None = None
+
+
+class Rejection(_Model):
+    domain: str
+    language: Language
+    stage: str
+    reason: str
+    query_type: QueryType | None = None
+    template: str | None = None
+    question: str | None = None
+    doc_ids: list[int] = Field(default_factory=list)
+    detail: dict[str, Any] = Field(default_factory=dict)
+
+
+# --- DRAGONBall records (method.md §2) ----------------------------------------------------
+
+
+class _Open(BaseModel):
+    # Extra fields may be added beside the contract's; none may be renamed.
+    model_config = ConfigDict(extra="allow")
+
+
+class DBDocument(_Open):
+    domain: Literal["Finance", "Law", "Medical"]
+    language: Language
+    doc_id: int
+    content: str
+
+
+class DBQueryBody(_Open):
+    query_id: int
+    query_type: QueryType
+    content: str
+
+
+class DBGroundTruth(_Open):
+    doc_ids: list[int]
+    content: str
+    references: list[str]
+    keypoints: list[str]
+
+
+class DBPrediction(_Open):
+    content: str = ""
+    references: list[str] = Field(default_factory=list)
+
+
+class DBQuery(_Open):
+    domain: Literal["Finance", "Law", "Medical"]
+    language: Language
+    query: DBQueryBody
+    ground_truth: DBGroundTruth
+    prediction: DBPrediction = Field(default_factory=DBPrediction)
+
+
+# --- build ------------------------------------------------------------------------------
+
+
+class BuildParams(_Model):
+    domains: list[str] = Field(default_factory=lambda: list(DOMAINS))
+    languages: list[Language] = Field(default_factory=lambda: list(LANGUAGES))
+    docs: int = 8
+    queries_per_doc: int = 10
+    seed: int = 0
+    question_mix: dict[str, float] = Field(default_factory=lambda: dict(DEFAULT_QUESTION_MIX))
+    engine: str = "offline"
+
+    def fingerprint(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")
+
+
+class FileEntry(_Model):
+    path: str
+    sha256: str
+    bytes: int
+    records: int | None = None
+
+
+class Manifest(_Model):
+    format: str = "dragonforge-benchmark/1"
+    params: BuildParams
+    engine: str
+    code_version: str
+    template_hashes: dict[str, str]
+    counts: dict[str, dict[str, dict[str, int]]]  # domain -> language -> type short name -> n
+    documents: int
+    queries: int
+    rejected: int
+    rejected_by_reason: dict[str, int]
+    timings: dict[str, float]
+    files: list[FileEntry]
+    created_with: str = "dragonforge build"

@@ -1,0 +1,311 @@
+"""Stage 4: question and initial answer generation from configs, over the seven types.
+
+QRA templates live in ``templates/qra/<domain>.<language>.yaml``. Questions are generated
+from configs, not prose, so the answer's facts are known exactly. Multi-document templates
+see the pair as ``a`` and ``b``; comparison and time-sequence templates also see ``winner``
+and ``loser``, computed here from the canonical values of the compared fact.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import defaultdict
+from functools import cache
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from dragonforge.errors import TemplateError
+from dragonforge.models import (
+    QRA, UNANSWERABLE_ANSWER, BoundFact, Config, Document, Keypoint, QueryType, Rejection,
+)
+from dragonforge.resources import resource_dir
+from dragonforge.rng import rng_for
+from dragonforge.templating import config_context, evaluate, load_yaml, render
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class KeypointTemplate(_Strict):
+    text: str
+    facts: list[str] = Field(default_factory=list)
+    when: str | None = None
+
+
+class QRATemplate(_Strict):
+    id: str
+    type: str  # short type name, e.g. "factual"
+    questions: list[str]
+    answer: str = ""
+    facts: list[str] = Field(default_factory=list)
+    keypoints: list[KeypointTemplate] = Field(default_factory=list)
+    foreach: str | None = None
+    when: str | None = None
+    compare: str | None = None  # comparison / time sequence: the fact key compared
+    pick: Literal["max", "min"] = "max"  # the winner holds the max (or min) value
+    absent: list[str] = Field(default_factory=list)  # unanswerable: terms no document states
+
+    @property
+    def query_type(self) -> QueryType:
+        return QueryType.from_short(self.type)
+
+
+class QRATemplateSet(_Strict):
+    domain: str
+    language: str
+    templates: list[QRATemplate]
+
+
+@cache
+def load_qra_templates(domain: str, language: str) -> QRATemplateSet:
+    path = resource_dir("templates") / "qra" / f"{domain}.{language}.yaml"
+    if not path.exists():
+        raise TemplateError(f"no QRA template for {domain}/{language} ({path})")
+    try:
+        templates = QRATemplateSet.model_validate(load_yaml(path))
+    except ValueError as exc:
+        raise TemplateError(f"{path}: {exc}") from exc
+    for t in templates.templates:
+        t.query_type  # unknown type names fail at load time
+        if t.query_type in (QueryType.COMPARISON, QueryType.TIME_SEQUENCE) and not t.compare:
+            raise TemplateError(f"{path}: template {t.id} needs 'compare'")
+    return templates
+
+
+# --- quotas -------------------------------------------------------------------------------
+
+
+def allocate(total: int, mix: dict[str, float]) -> dict[str, int]:
+    """Split ``total`` questions over types by ``mix`` (largest remainder), giving every type
+    with a positive share at least one question whenever ``total`` allows."""
+    shares = {k: v for k, v in mix.items() if v > 0}
+    weight = sum(shares.values())
+    exact = {k: total * v / weight for k, v in shares.items()}
+    counts = {k: math.floor(x) for k, x in exact.items()}
+    for k in sorted(shares, key=lambda k: exact[k] - counts[k], reverse=True)[: total - sum(counts.values())]:
+        counts[k] += 1
+    if total >= len(shares):
+        for k in shares:
+            while counts[k] == 0:
+                donor = max(counts, key=lambda d: (counts[d], d))
+                counts[donor] -= 1
+                counts[k] += 1
+    return {k: counts.get(k, 0) for k in mix}
+
+
+# --- candidates ---------------------------------------------------------------------------
+
+
+class _Candidate:
+    __slots__ = ("template", "configs", "item")
+
+    def __init__(self, template: QRATemplate, configs: tuple[Config, ...], item: int | None = None):
+        self.template = template
+        self.configs = configs
+        self.item = item
+
+
+def _single_doc_candidates(template: QRATemplate, config: Config, context: dict[str, Any]) -> list[_Candidate]:
+    if template.foreach is None:
+        ok = template.when is None or evaluate(template.when, context)
+        return [_Candidate(template, (config,))] if ok else []
+    items = context.get(template.foreach) or []
+    out = []
+    for i in range(len(items)):
+        scope = _item_scope(context, template.foreach, i)
+        if template.when is None or evaluate(template.when, scope):
+            out.append(_Candidate(template, (config,), i))
+    return out
+
+
+def _item_scope(context: dict[str, Any], name: str, i: int) -> dict[str, Any]:
+    return {**context, "item": context[name][i], "item_val": context["val"][name][i], "i": i}
+
+
+def generate_qra(
+    configs: list[Config],
+    documents: list[Document],
+    total: int,
+    mix: dict[str, float],
+    seed: int,
+) -> tuple[list[QRA], list[Rejection]]:
+    """Draft ``total`` QRAs (question, initial answer, facts) for one domain and language.
+
+    References and keypoints are filled by later stages. Candidates that cannot be asked
+    (a tie in a comparison, an "absent" term that a document does state) are returned as
+    rejections with their reason, never silently dropped.
+    """
+    if not configs:
+        return [], []
+    domain, language = configs[0].domain, configs[0].language
+    rng = rng_for(seed, "qra", domain, language)
+    templates = load_qra_templates(domain, language).templates
+    contexts = {c.doc_id: config_context(c) for c in configs}
+    quotas = allocate(total, mix)
+    corpus = "\n".join(d.content for d in documents)
+
+    by_type: dict[str, list[QRATemplate]] = defaultdict(list)
+    for t in templates:
+        by_type[t.type].append(t)
+
+    drafts: list[QRA] = []
+    rejections: list[Rejection] = []
+    seen_questions: set[str] = set()
+
+    for type_name, quota in quotas.items():
+        if quota <= 0:
+            continue
+        qtype = QueryType.from_short(type_name)
+        pool = by_type.get(type_name, [])
+        if qtype.multi_document:
+            candidates = _pair_candidates(pool, configs, rng)
+        else:
+            candidates = _spread_single(pool, configs, contexts, rng)
+        made = 0
+        for cand in candidates:
+            if made >= quota:
+                break
+            result = _instantiate(cand, contexts, rng, corpus)
+            if result is None:
+                continue
+            if isinstance(result, Rejection):
+                rejections.append(result)
+                continue
+            if result.question in seen_questions:
+                continue
+            seen_questions.add(result.question)
+            drafts.append(result)
+            made += 1
+    return drafts, rejections
+
+
+def _spread_single(pool: list[QRATemplate], configs: list[Config], contexts: dict[int, dict[str, Any]],
+                   rng: random.Random) -> list[_Candidate]:
+    """Candidates ordered round-robin over documents, so every document gets questions,
+    and within a document each template is used once before any is repeated."""
+    per_doc: list[list[_Candidate]] = []
+    for config in configs:
+        cands = [c for t in pool for c in _single_doc_candidates(t, config, contexts[config.doc_id])]
+        rng.shuffle(cands)
+        per_doc.append(_by_template_rank(cands))
+    return _interleave(per_doc, rng)
+
+
+def _by_template_rank(cands: list[_Candidate]) -> list[_Candidate]:
+    uses: dict[str, int] = defaultdict(int)
+    ranked = []
+    for c in cands:
+        ranked.append((uses[c.template.id], c))
+        uses[c.template.id] += 1
+    return [c for _, c in sorted(ranked, key=lambda rc: rc[0])]
+
+
+def _interleave(lists: list[list[_Candidate]], rng: random.Random) -> list[_Candidate]:
+    order = list(range(len(lists)))
+    rng.shuffle(order)
+    out: list[_Candidate] = []
+    for depth in range(max((len(x) for x in lists), default=0)):
+        out.extend(lists[i][depth] for i in order if depth < len(lists[i]))
+    return out
+
+
+def _pair_candidates(pool: list[QRATemplate], configs: list[Config], rng: random.Random) -> list[_Candidate]:
+    """Every (pair, template) once, spread so consecutive picks use different pairs."""
+    if len(configs) < 2 or not pool:
+        return []
+    per_pair: list[list[_Candidate]] = []
+    for i, a in enumerate(configs):
+        for b in configs[i + 1:]:
+            first, second = (a, b) if rng.random() < 0.5 else (b, a)
+            templates = list(pool)
+            rng.shuffle(templates)
+            per_pair.append([_Candidate(t, (first, second)) for t in templates])
+    return _interleave(per_pair, rng)
+
+
+def _instantiate(cand: _Candidate, contexts: dict[int, dict[str, Any]], rng: random.Random,
+                 corpus: str) -> QRA | Rejection | None:
+    t = cand.template
+    qtype = t.query_type
+    first = cand.configs[0]
+    bindings: dict[str, Config] = {}
+    if qtype.multi_document:
+        a, b = cand.configs
+        scope: dict[str, Any] = {"a": contexts[a.doc_id], "b": contexts[b.doc_id]}
+        bindings = {"a": a, "b": b}
+        if t.when and not evaluate(t.when, scope):
+            return None  # the template does not apply to this pair
+        if t.compare:
+            va, vb = _compared_value(a, t.compare), _compared_value(b, t.compare)
+            if va == vb:
+                return _reject(cand, f"tie on {t.compare}: the comparison has no answer", None)
+            a_wins = (va > vb) == (t.pick == "max")
+            winner, loser = (a, b) if a_wins else (b, a)
+            scope.update(winner=contexts[winner.doc_id], loser=contexts[loser.doc_id])
+            bindings.update(winner=winner, loser=loser)
+    else:
+        scope = contexts[first.doc_id]
+        if cand.item is not None:
+            scope = _item_scope(scope, t.foreach, cand.item)
+
+    question = render(rng.choice(t.questions), scope)
+    if qtype is QueryType.UNANSWERABLE:
+        stated = [term for term in t.absent if term in corpus]
+        if stated:
+            return _reject(cand, f"corpus states {stated[0]!r}, so the question is answerable", question)
+        return QRA(domain=first.domain, language=first.language, query_type=qtype, template=t.id,
+                   question=question, answer=UNANSWERABLE_ANSWER[first.language], doc_ids=[],
+                   keypoints=[Keypoint(text=UNANSWERABLE_ANSWER[first.language])])
+
+    answer = render(t.answer, scope)
+    facts = [_bind(key, cand, bindings) for key in t.facts]
+    keypoints = [
+        Keypoint(text=render(kp.text, scope), facts=[_bind(key, cand, bindings) for key in kp.facts])
+        for kp in t.keypoints
+        if kp.when is None or evaluate(kp.when, scope)
+    ]
+    doc_ids = [c.doc_id for c in cand.configs]
+    return QRA(domain=first.domain, language=first.language, query_type=qtype, template=t.id,
+               question=question, answer=answer, doc_ids=doc_ids, facts=_unique(facts),
+               keypoints=keypoints)
+
+
+def _compared_value(config: Config, key: str) -> Any:
+    value = config.fact(key).value
+    if value is None:
+        raise TemplateError(f"fact {key!r} of config {config.doc_id} has no value to compare")
+    return value
+
+
+def _bind(key: str, cand: _Candidate, bindings: dict[str, Config]) -> BoundFact:
+    if cand.item is not None:
+        key = key.format(i=cand.item)
+    if ":" in key:
+        role, key = key.split(":", 1)
+        if role not in bindings:
+            raise TemplateError(f"template {cand.template.id}: fact prefix {role!r} is not bound")
+        config = bindings[role]
+    else:
+        config = cand.configs[0]
+    fact = config.fact(key)
+    return BoundFact(doc_id=config.doc_id, **fact.model_dump())
+
+
+def _unique(facts: list[BoundFact]) -> list[BoundFact]:
+    seen: set[tuple[int, str]] = set()
+    out = []
+    for f in facts:
+        if (f.doc_id, f.key) not in seen:
+            seen.add((f.doc_id, f.key))
+            out.append(f)
+    return out
+
+
+def _reject(cand: _Candidate, reason: str, question: str | None) -> Rejection:
+    first = cand.configs[0]
+    return Rejection(domain=first.domain, language=first.language, stage="qra", reason=reason,
+                     query_type=cand.template.query_type, template=cand.template.id,
+                     question=question, doc_ids=[c.doc_id for c in cand.configs])

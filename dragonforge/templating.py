@@ -1,0 +1,92 @@
+"""Jinja2 plumbing shared by document and QRA templates.
+
+Templates are YAML files whose leaves are Jinja2 strings. A config's facts are exposed to
+them as a nested structure built from the dotted fact keys: ``events.0.date`` is reachable
+as ``events[0].date`` (its written text) and ``val.events[0].date`` (its canonical value).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import yaml
+
+from dragonforge.errors import TemplateError
+from dragonforge.models import Config
+
+_ENV = jinja2.Environment(
+    undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False
+)
+_SPACES = re.compile(r"[ \t]+")
+
+
+@cache
+def compile_template(source: str) -> jinja2.Template:
+    try:
+        return _ENV.from_string(source)
+    except jinja2.TemplateSyntaxError as exc:
+        raise TemplateError(f"bad template {source!r}: {exc}") from exc
+
+
+@cache
+def compile_expression(source: str):
+    try:
+        return _ENV.compile_expression(source, undefined_to_none=False)
+    except jinja2.TemplateSyntaxError as exc:
+        raise TemplateError(f"bad expression {source!r}: {exc}") from exc
+
+
+def render(source: str, context: dict[str, Any]) -> str:
+    try:
+        text = compile_template(source).render(context)
+    except jinja2.UndefinedError as exc:
+        raise TemplateError(f"template {source!r}: {exc}") from exc
+    return _SPACES.sub(" ", text).strip()
+
+
+def evaluate(source: str, context: dict[str, Any]) -> Any:
+    try:
+        return compile_expression(source)(**context)
+    except jinja2.UndefinedError as exc:
+        raise TemplateError(f"expression {source!r}: {exc}") from exc
+
+
+def nest(flat: dict[str, Any]) -> dict[str, Any]:
+    """Turn ``{"a.0.b": x}`` into ``{"a": [{"b": x}]}``."""
+    root: dict[str, Any] = {}
+    for key, value in flat.items():
+        parts = key.split(".")
+        node = root
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+        node[parts[-1]] = value
+    return _listify(root)
+
+
+def _listify(node: Any) -> Any:
+    if not isinstance(node, dict):
+        return node
+    converted = {k: _listify(v) for k, v in node.items()}
+    if converted and all(k.isdigit() for k in converted):
+        return [converted[k] for k in sorted(converted, key=int)]
+    return converted
+
+
+def config_context(config: Config) -> dict[str, Any]:
+    """The names a template sees for one config."""
+    context = nest({key: fact.text for key, fact in config.facts.items()})
+    context["val"] = nest({key: fact.value for key, fact in config.facts.items()})
+    context.update(config.extras)
+    return context
+
+
+@cache
+def load_yaml(path: Path) -> Any:
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise TemplateError(f"cannot read template file {path}: {exc}") from exc
