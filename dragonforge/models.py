@@ -290,6 +290,7 @@ class Manifest(_Model):
     queries: int
     rejected: int
     rejected_by_reason: dict[str, int]
+    repairs: int = 0
     timings: dict[str, float]
     files: list[FileEntry]
     created_with: str = "dragonforge build"

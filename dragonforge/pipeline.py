@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from dragonforge.benchmark import BuildResult, doc_id_ranges, group_order
 from dragonforge.documents import write_document
 from dragonforge.domains import make_configs
 from dragonforge.keypoints import check_keypoints
-from dragonforge.models import QRA, Config, Document, Rejection
+from dragonforge.models import QRA, BuildParams, Config, Document, Rejection
+from dragonforge.progress import NullProgress, Progress
 from dragonforge.qra import generate_qra
 from dragonforge.references import extract_references
 from dragonforge.refine import refine
@@ -50,3 +52,58 @@ def qra_stage(configs: list[Config], documents: list[Document], total: int, mix:
             continue
         result.qras.append(checked)
     return result
+
+
+# --- whole builds -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Batch:
+    domain: str
+    language: str
+    doc_ids: tuple[int, ...]
+    first_index: int
+
+
+def plan_batches(params: BuildParams, batch_size: int) -> dict[tuple[str, str], list[Batch]]:
+    """Documents of each (domain, language) group cut into batches of at most ``batch_size``."""
+    plan: dict[tuple[str, str], list[Batch]] = {}
+    for group, ids in doc_id_ranges(params).items():
+        plan[group] = [Batch(group[0], group[1], tuple(ids[i:i + batch_size]), i)
+                       for i in range(0, len(ids), batch_size)]
+    return plan
+
+
+def assemble(params: BuildParams, groups: dict[tuple[str, str], tuple[list[Config], list[Document], QRAResult]]) -> BuildResult:
+    """Join group results in canonical order and number the queries."""
+    configs, documents, qras, rejections, repairs = [], [], [], [], 0
+    for group in group_order(params):
+        g_configs, g_documents, g_result = groups[group]
+        configs += g_configs
+        documents += g_documents
+        qras += g_result.qras
+        rejections += g_result.rejections
+        repairs += g_result.repairs
+    qras = [q.model_copy(update={"query_id": i}) for i, q in enumerate(qras)]
+    return BuildResult(configs=configs, documents=documents, qras=qras, rejections=rejections, repairs=repairs)
+
+
+def run_build(params: BuildParams, batch_size: int = 50, progress: Progress | None = None) -> BuildResult:
+    """The whole build in this process, without Prefect (the flow's behaviour, serially)."""
+    progress = progress or NullProgress()
+    plan = plan_batches(params, batch_size)
+    progress.start("documents", params.docs * len(plan))
+    progress.start("questions", len(plan))
+    groups = {}
+    for group, batches in plan.items():
+        g_configs, g_documents = [], []
+        for batch in batches:
+            configs = configs_stage(batch.domain, batch.language, list(batch.doc_ids), params.seed, batch.first_index)
+            g_configs += configs
+            g_documents += documents_stage(configs, params.seed)
+            progress.advance("documents", len(batch.doc_ids))
+        result = qra_stage(g_configs, g_documents, params.docs * params.queries_per_doc, params.question_mix,
+                           params.seed)
+        progress.advance("questions")
+        groups[group] = (g_configs, g_documents, result)
+    return assemble(params, groups)

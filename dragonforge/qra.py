@@ -131,6 +131,7 @@ def generate_qra(
     total: int,
     mix: dict[str, float],
     seed: int,
+    templates: QRATemplateSet | None = None,
 ) -> tuple[list[QRA], list[Rejection]]:
     """Draft ``total`` QRAs (question, initial answer, facts) for one domain and language.
 
@@ -142,13 +143,13 @@ def generate_qra(
         return [], []
     domain, language = configs[0].domain, configs[0].language
     rng = rng_for(seed, "qra", domain, language)
-    templates = load_qra_templates(domain, language).templates
+    pool_all = (templates or load_qra_templates(domain, language)).templates
     contexts = {c.doc_id: config_context(c) for c in configs}
     quotas = allocate(total, mix)
     corpus = "\n".join(d.content for d in documents)
 
     by_type: dict[str, list[QRATemplate]] = defaultdict(list)
-    for t in templates:
+    for t in pool_all:
         by_type[t.type].append(t)
 
     drafts: list[QRA] = []

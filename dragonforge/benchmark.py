@@ -1,0 +1,305 @@
+"""The benchmark directory: DRAGONBall records, Parquet tables, manifest and dataset card.
+
+Every file is written atomically and ``manifest.json`` last, carrying each file's hash: a
+directory whose manifest is missing or disagrees with its files is an unfinished build,
+and ``dragonforge validate`` says so.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import polars as pl
+
+from dragonforge import __version__
+from dragonforge.errors import OutputConflictError
+from dragonforge.files import (
+    jsonl_bytes, sha256_file, write_bytes_atomic, write_jsonl_atomic, write_text_atomic,
+)
+from dragonforge.keypoints import numbered
+from dragonforge.models import (
+    DOMAIN_LABELS, DOMAINS, ENTITY_FIELDS, LANGUAGES, QRA, BuildParams, Config, DBDocument,
+    DBQuery, Document, FileEntry, Manifest, QueryType, Rejection,
+)
+from dragonforge.resources import resource_dir, resource_hashes
+
+STATE_DIR = ".dragonforge"
+MARKER = "build.json"
+MANIFEST = "manifest.json"
+
+
+# --- output directory guard ---------------------------------------------------------------------
+
+
+def check_output_dir(out: Path, params: BuildParams) -> None:
+    """Refuse an output directory that holds anything but this same build (finished or not)."""
+    if out.exists() and not out.is_dir():
+        raise OutputConflictError(f"--out {out} exists and is not a directory")
+    if not out.exists() or not any(out.iterdir()):
+        return
+    for path in (out / MANIFEST, out / STATE_DIR / MARKER):
+        if path.exists():
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+                theirs = BuildParams.model_validate(data["params"])
+            except (ValueError, KeyError, TypeError):
+                raise OutputConflictError(f"--out {out} holds an unreadable {path.name}; "
+                                          f"choose another directory") from None
+            if theirs != params:
+                raise OutputConflictError(
+                    f"--out {out} holds a different build ({_describe_difference(theirs, params)}); "
+                    f"choose another directory or remove it")
+            return
+    raise OutputConflictError(f"--out {out} is not empty and holds no dragonforge build; choose another directory")
+
+
+def _describe_difference(theirs: BuildParams, ours: BuildParams) -> str:
+    a, b = theirs.model_dump(), ours.model_dump()
+    diffs = [f"{k} {a[k]} there, {b[k]} here" for k in a if a[k] != b[k]]
+    return "; ".join(diffs[:3])
+
+
+def mark_build_started(out: Path, params: BuildParams) -> None:
+    write_text_atomic(out / STATE_DIR / MARKER, json.dumps({"params": params.model_dump(mode="json")}, indent=2))
+
+
+def cache_dir(out: Path) -> Path:
+    return out / STATE_DIR / "cache"
+
+
+# --- ids and records ---------------------------------------------------------------------------
+
+
+def group_order(params: BuildParams) -> list[tuple[str, str]]:
+    """(domain, language) groups in canonical order, whatever order the flags gave."""
+    return [(d, lang) for d in DOMAINS if d in params.domains for lang in LANGUAGES if lang in params.languages]
+
+
+def doc_id_ranges(params: BuildParams) -> dict[tuple[str, str], list[int]]:
+    groups = group_order(params)
+    return {g: list(range(i * params.docs, (i + 1) * params.docs)) for i, g in enumerate(groups)}
+
+
+def to_dragonball_document(doc: Document) -> DBDocument:
+    return DBDocument(domain=DOMAIN_LABELS[doc.domain], language=doc.language, doc_id=doc.doc_id,
+                      content=doc.content, **{ENTITY_FIELDS[doc.domain]: doc.entity})
+
+
+def to_dragonball_query(qra: QRA) -> DBQuery:
+    return DBQuery.model_validate({
+        "domain": DOMAIN_LABELS[qra.domain],
+        "language": qra.language,
+        "query": {"query_id": qra.query_id, "query_type": qra.query_type, "content": qra.question},
+        "ground_truth": {
+            "doc_ids": qra.doc_ids,
+            "content": qra.answer,
+            "references": [r.text for r in qra.references],
+            "keypoints": numbered(qra),
+            # Extra field beside the contract: the fact values each keypoint asserts, for judges.
+            "keypoint_facts": [
+                [{"doc_id": f.doc_id, "key": f.key, "kind": f.kind, "text": f.text, "value": f.value,
+                  "unit": f.unit} for f in kp.facts]
+                for kp in qra.keypoints
+            ],
+        },
+        "prediction": {"content": "", "references": []},
+    })
+
+
+# --- writing -----------------------------------------------------------------------------------
+
+
+@dataclass
+class BuildResult:
+    configs: list[Config]
+    documents: list[Document]
+    qras: list[QRA]
+    rejections: list[Rejection]
+    repairs: int
+
+
+def write_benchmark(out: Path, params: BuildParams, result: BuildResult, timings: dict[str, float]) -> Manifest:
+    t0 = time.perf_counter()
+    (out / MANIFEST).unlink(missing_ok=True)  # the directory is unfinished until the new one lands
+    documents = sorted(result.documents, key=lambda d: d.doc_id)
+    qras = result.qras
+    db_docs = [to_dragonball_document(d) for d in documents]
+    db_queries = [to_dragonball_query(q) for q in qras]
+
+    write_jsonl_atomic(out / "documents.jsonl", db_docs)
+    write_jsonl_atomic(out / "queries.jsonl", db_queries)
+    write_jsonl_atomic(out / "configs.jsonl", sorted(result.configs, key=lambda c: c.doc_id))
+    write_jsonl_atomic(out / "provenance.jsonl", [
+        {"doc_id": d.doc_id, "title": d.title,
+         "sentences": [s.model_dump(mode="json") for s in d.sentences]} for d in documents])
+    write_jsonl_atomic(out / "rejected.jsonl", result.rejections)
+    _write_parquet(out / "documents.parquet", documents_frame(db_docs))
+    _write_parquet(out / "queries.parquet", queries_frame(db_queries))
+    schema_files = _copy_schemas(out, params)
+
+    counts = count_table(qras, params)
+    reasons = Counter(r.reason for r in result.rejections)
+    card = dataset_card(params, counts, db_docs, db_queries, len(result.rejections), reasons, result.repairs)
+    write_text_atomic(out / "README.md", card)
+
+    tracked = ["documents.jsonl", "queries.jsonl", "configs.jsonl", "provenance.jsonl", "rejected.jsonl",
+               "documents.parquet", "queries.parquet", "README.md", *schema_files]
+    records = {"documents.jsonl": len(db_docs), "queries.jsonl": len(db_queries),
+               "configs.jsonl": len(result.configs), "provenance.jsonl": len(documents),
+               "rejected.jsonl": len(result.rejections), "documents.parquet": len(db_docs),
+               "queries.parquet": len(db_queries)}
+    files = [FileEntry(path=p, sha256=sha256_file(out / p), bytes=(out / p).stat().st_size, records=records.get(p))
+             for p in tracked]
+    timings = {**timings, "write_seconds": time.perf_counter() - t0}
+    manifest = Manifest(
+        params=params, engine=params.engine, code_version=code_version(),
+        template_hashes=resource_hashes("templates", "schemas", "prompts"),
+        counts=counts, documents=len(db_docs), queries=len(db_queries), rejected=len(result.rejections),
+        rejected_by_reason=dict(sorted(reasons.items())), repairs=result.repairs,
+        timings={k: round(v, 3) for k, v in timings.items()}, files=files,
+    )
+    write_text_atomic(out / MANIFEST, manifest.model_dump_json(indent=2) + "\n")
+    return manifest
+
+
+def _write_parquet(path: Path, frame: pl.DataFrame) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    frame.write_parquet(tmp)
+    tmp.replace(path)
+
+
+def documents_frame(db_docs: list[DBDocument]) -> pl.DataFrame:
+    return pl.DataFrame(
+        [{"doc_id": d.doc_id, "domain": d.domain, "language": d.language,
+          "entity": (d.model_extra or {}).get(ENTITY_FIELDS[_domain_key(d.domain)], ""), "content": d.content}
+         for d in db_docs],
+        schema={"doc_id": pl.Int64, "domain": pl.String, "language": pl.String, "entity": pl.String,
+                "content": pl.String},
+    )
+
+
+def queries_frame(db_queries: list[DBQuery]) -> pl.DataFrame:
+    return pl.DataFrame(
+        [{"query_id": q.query.query_id, "domain": q.domain, "language": q.language,
+          "query_type": q.query.query_type.value, "question": q.query.content,
+          "doc_ids": q.ground_truth.doc_ids, "answer": q.ground_truth.content,
+          "references": q.ground_truth.references, "keypoints": q.ground_truth.keypoints}
+         for q in db_queries],
+        schema={"query_id": pl.Int64, "domain": pl.String, "language": pl.String, "query_type": pl.String,
+                "question": pl.String, "doc_ids": pl.List(pl.Int64), "answer": pl.String,
+                "references": pl.List(pl.String), "keypoints": pl.List(pl.String)},
+    )
+
+
+def _domain_key(label: str) -> str:
+    return {v: k for k, v in DOMAIN_LABELS.items()}[label]
+
+
+def _copy_schemas(out: Path, params: BuildParams) -> list[str]:
+    written = []
+    for domain, language in group_order(params):
+        name = f"{domain}.{language}.yaml"
+        write_bytes_atomic(out / "schemas" / name, (resource_dir("schemas") / name).read_bytes())
+        written.append(f"schemas/{name}")
+    return written
+
+
+def count_table(qras: list[QRA], params: BuildParams) -> dict[str, dict[str, dict[str, int]]]:
+    table: dict[str, dict[str, dict[str, int]]] = {}
+    counter = Counter((q.domain, q.language, q.query_type.short) for q in qras)
+    for domain, language in group_order(params):
+        table.setdefault(domain, {})[language] = {qt.short: counter[(domain, language, qt.short)] for qt in QueryType}
+    return table
+
+
+@cache
+def code_version() -> str:
+    root = Path(__file__).resolve().parent.parent
+    try:
+        commit = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True,
+                                text=True, timeout=5, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--", "dragonforge", "flows",
+                                "templates", "schemas", "prompts"], capture_output=True, text=True, timeout=5,
+                               check=True).stdout.strip()
+        return f"{__version__}+g{commit}{'.dirty' if dirty else ''}"
+    except (OSError, subprocess.SubprocessError):
+        return __version__
+
+
+# --- dataset card -----------------------------------------------------------------------------
+
+
+def dataset_card(params: BuildParams, counts: dict, db_docs: list[DBDocument], db_queries: list[DBQuery],
+                 rejected: int, reasons: Counter, repairs: int) -> str:
+    types = [qt.short for qt in QueryType]
+    header = "| domain | language | documents | " + " | ".join(types) + " | total |"
+    rule = "|---" * (len(types) + 4) + "|"
+    docs_per = Counter((d.domain, d.language) for d in db_docs)
+    rows = []
+    for domain, by_lang in counts.items():
+        for language, by_type in by_lang.items():
+            rows.append(f"| {DOMAIN_LABELS[domain]} | {language} | {docs_per[(DOMAIN_LABELS[domain], language)]} | "
+                        + " | ".join(str(by_type[t]) for t in types) + f" | {sum(by_type.values())} |")
+    lengths = defaultdict(list)
+    for d in db_docs:
+        lengths[d.language].append(len(d.content))
+    length_lines = [f"- `{lang}`: {min(v):,}–{max(v):,} characters, mean {sum(v) // len(v):,}"
+                    for lang, v in sorted(lengths.items())]
+    reason_lines = [f"- {n} × {reason}" for reason, n in reasons.most_common(10)] or ["- none"]
+    example = next((q for q in db_queries if q.query.query_type is QueryType.MULTI_HOP), db_queries[0] if db_queries else None)
+    example_block = json.dumps(example.model_dump(mode="json"), ensure_ascii=False, indent=2) if example else "{}"
+    mix = ", ".join(f"{k} {v:g}" for k, v in params.question_mix.items())
+    return f"""# dragonforge benchmark
+
+A private, scenario-specific RAG benchmark in the DRAGONBall format (RAGEval), built by
+dragonforge {code_version()} with the `{params.engine}` engine.
+
+- Domains: {", ".join(params.domains)}; languages: {", ".join(params.languages)}
+- Documents: {len(db_docs)} ({params.docs} per domain and language); queries: {len(db_queries)}
+- Seed: {params.seed}; questions per document: {params.queries_per_doc}; question mix: {mix}
+- Rejected during generation: {rejected} (see `rejected.jsonl`); answers repaired by refinement: {repairs}
+
+## Counts by question type
+
+{header}
+{rule}
+{chr(10).join(rows)}
+
+## Document lengths
+
+{chr(10).join(length_lines)}
+
+## How it was made
+
+Each document comes from a *config*: one internally consistent set of facts drawn by rules
+(Faker, a seeded RNG) for the domain's schema (`schemas/`). Documents are written section by
+section from templates, and every sentence records which facts it states. Questions and
+answers are generated from the configs over seven question types; references are the exact
+sentences that state the answer's facts; refinement checks that every answer fact is supported
+by a reference and every reference contributes one; keypoints carry the fact values they assert.
+
+## Files
+
+- `documents.jsonl`, `queries.jsonl`: DRAGONBall records (`prediction` empty, for systems to fill)
+- `documents.parquet`, `queries.parquet`: the same tables for analysis
+- `configs.jsonl`: the facts of every document; `provenance.jsonl`: the facts of every sentence
+- `rejected.jsonl`: every question that was dropped, with its reason
+- `manifest.json`: parameters, versions, template hashes, counts, timings and file hashes
+
+Top rejection reasons:
+
+{chr(10).join(reason_lines)}
+
+## Example query
+
+```json
+{example_block}
+```
+"""

@@ -1,0 +1,222 @@
+"""The `dragonforge` command line.
+
+Arguments are checked, and the output directory guarded, before Prefect is imported, so a
+bad command fails in a fraction of a second and leaves everything as it was.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+from pathlib import Path
+
+from dragonforge import __version__
+from dragonforge.errors import DragonforgeError, InputError
+from dragonforge.models import DEFAULT_QUESTION_MIX, DOMAINS, LANGUAGES, BuildParams, QueryType
+
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+DEFAULT_OUT = "output/benchmark"
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse whose errors are one line: `dragonforge build: error: ...`."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def _csv(kind: str, allowed: tuple[str, ...]):
+    def parse(text: str) -> list[str]:
+        items = [x.strip() for x in text.split(",") if x.strip()]
+        if not items:
+            raise argparse.ArgumentTypeError(f"no {kind} given")
+        for item in items:
+            if item not in allowed:
+                raise argparse.ArgumentTypeError(f"unknown {kind} {item!r}; choose from {', '.join(allowed)}")
+        return list(dict.fromkeys(items))
+    return parse
+
+
+def _positive(name: str, maximum: int = 100_000):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be a whole number, not {text!r}") from None
+        if not 1 <= value <= maximum:
+            raise argparse.ArgumentTypeError(f"{name} must be between 1 and {maximum:,}, not {value}")
+        return value
+    return parse
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seed must be a whole number, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"seed must not be negative, not {value}")
+    return value
+
+
+def parse_question_mix(text: str) -> dict[str, float]:
+    """`factual=0.3,summary=0.2,...`: types left out get no questions; weights are normalised."""
+    names = [qt.short for qt in QueryType]
+    mix = {name: 0.0 for name in names}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, sep, weight = part.partition("=")
+        name = name.strip()
+        if not sep:
+            raise argparse.ArgumentTypeError(f"question mix entry {part!r} is not TYPE=WEIGHT")
+        if name not in mix:
+            raise argparse.ArgumentTypeError(f"unknown question type {name!r}; choose from {', '.join(names)}")
+        try:
+            value = float(weight)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"weight of {name} must be a number, not {weight.strip()!r}") from None
+        if value < 0 or value != value:
+            raise argparse.ArgumentTypeError(f"weight of {name} must not be negative")
+        mix[name] = value
+    total = sum(mix.values())
+    if total <= 0:
+        raise argparse.ArgumentTypeError("question mix gives every type weight 0")
+    return {k: round(v / total, 6) for k, v in mix.items()}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="dragonforge", description=(
+        "Build private, bilingual (Chinese/English) RAG benchmarks in the DRAGONBall format from a "
+        "domain's schema, the way RAGEval does, and check them. Runs offline by default."))
+    parser.add_argument("--version", action="version", version=f"dragonforge {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    build = sub.add_parser("build", help="build a benchmark (documents, questions, answers, references, keypoints)",
+                           description="Build a DRAGONBall-format benchmark into --out. Re-running the same "
+                                       "command into the same directory finishes an interrupted build, reusing "
+                                       "finished work.")
+    build.add_argument("--out", type=Path, default=Path(DEFAULT_OUT),
+                       help=f"output directory; must be empty, new, or hold this same build (default: {DEFAULT_OUT})")
+    build.add_argument("--domains", type=_csv("domain", DOMAINS), default=list(DOMAINS),
+                       help="comma-separated domains (default: finance,law,medical)")
+    build.add_argument("--languages", type=_csv("language", LANGUAGES), default=list(LANGUAGES),
+                       help="comma-separated languages (default: en,zh)")
+    build.add_argument("--docs", type=_positive("--docs"), default=8,
+                       help="documents per domain and language (default: 8)")
+    build.add_argument("--queries-per-doc", type=_positive("--queries-per-doc", 200), default=10,
+                       help="questions per document, spread over the question types (default: 10)")
+    build.add_argument("--seed", type=_seed, default=0, help="build seed; the same seed gives identical files (default: 0)")
+    default_mix = ",".join(f"{k}={v:g}" for k, v in DEFAULT_QUESTION_MIX.items())
+    build.add_argument("--question-mix", type=parse_question_mix, default=dict(DEFAULT_QUESTION_MIX),
+                       metavar="TYPE=WEIGHT,...",
+                       help=f"share of each question type; types left out get none (default, DRAGONBall's: {default_mix})")
+    build.add_argument("--engine", choices=["offline"], default="offline",
+                       help="generation engine (default: offline, rules and templates, no LLM)")
+    build.add_argument("--batch-size", type=_positive("--batch-size", 10_000), default=50,
+                       help="documents per Prefect task (default: 50)")
+    build.add_argument("-q", "--quiet", action="store_true", help="no progress output")
+    build.add_argument("-v", "--verbose", action="store_true", help="show Prefect's own logs")
+    build.set_defaults(handler=_cmd_build)
+
+    summarize = sub.add_parser("summarize", help="induce a domain schema from seed documents",
+                               description="Induce a domain schema (sections and typed fact slots) from a few seed "
+                                           "documents of one genre, offline, and write it as YAML.")
+    summarize.add_argument("seeds", nargs="+", type=Path, metavar="SEED_FILE", help="UTF-8 text seed documents")
+    summarize.add_argument("--domain", required=True, help="name of the domain (letters, digits, _ or -)")
+    summarize.add_argument("--language", required=True, choices=LANGUAGES, help="language of the seed documents")
+    summarize.add_argument("--out", type=Path, required=True, help="schema file to write (YAML)")
+    summarize.add_argument("--force", action="store_true", help="overwrite --out if it exists")
+    summarize.set_defaults(handler=_cmd_summarize)
+
+    validate = sub.add_parser("validate", help="check a benchmark directory; list every problem",
+                              description="Check every rule a finished benchmark satisfies. Exits 0 when valid; "
+                                          "otherwise lists every problem and exits 1.")
+    validate.add_argument("dir", type=Path, metavar="DIR", help="benchmark directory")
+    validate.set_defaults(handler=_cmd_validate)
+    return parser
+
+
+def _cmd_build(args: argparse.Namespace) -> int:
+    from dragonforge.benchmark import check_output_dir
+
+    params = BuildParams(domains=args.domains, languages=args.languages, docs=args.docs,
+                         queries_per_doc=args.queries_per_doc, seed=args.seed, question_mix=args.question_mix,
+                         engine=args.engine)
+    check_output_dir(args.out, params)
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"cannot create --out {args.out}: {exc.strerror}") from None
+
+    from dragonforge.progress import make_progress
+    from flows._env import configure_prefect
+
+    configure_prefect(verbose=args.verbose)
+    progress = make_progress(quiet=args.quiet)
+    t0 = time.perf_counter()
+    try:
+        from flows.build import build_benchmark, set_progress
+
+        set_progress(progress)
+        manifest = build_benchmark(str(args.out), params, batch_size=args.batch_size)
+    except KeyboardInterrupt:
+        progress.close()
+        print(f"dragonforge build: interrupted; finished work is kept in {args.out}. "
+              f"Run the same command again to finish the build.", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    progress.close()
+    print(f"Built {manifest.documents} documents and {manifest.queries} queries "
+          f"({manifest.rejected} rejected, see rejected.jsonl) in {args.out} "
+          f"in {time.perf_counter() - t0:.1f}s. Check it with: dragonforge validate {args.out}")
+    return 0
+
+
+def _cmd_summarize(args: argparse.Namespace) -> int:
+    from dragonforge.files import write_text_atomic
+    from dragonforge.schemas import dump_schema, read_seed_files, summarize_seeds
+
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]{0,63}", args.domain):
+        raise InputError(f"--domain {args.domain!r} must be a name of letters, digits, _ or -")
+    if args.out.exists() and not args.force:
+        raise InputError(f"--out {args.out} exists; choose another file or pass --force to overwrite it")
+    texts = read_seed_files(args.seeds, args.language)
+    schema = summarize_seeds(texts, args.domain, args.language)
+    write_text_atomic(args.out, dump_schema(schema))
+    slots = sum(len(s.slots) for s in schema.sections)
+    print(f"Wrote schema {args.out}: {len(schema.sections)} sections, {slots} slots from {len(texts)} seed file(s).")
+    return 0
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    from dragonforge.validate import validate_benchmark
+
+    problems = validate_benchmark(args.dir)
+    if problems:
+        for problem in problems:
+            print(problem)
+        print(f"{args.dir}: {len(problems)} problem(s); not a valid benchmark", file=sys.stderr)
+        return 1
+    import json
+
+    manifest = json.loads((args.dir / "manifest.json").read_text(encoding="utf-8"))
+    print(f"{args.dir}: valid benchmark ({manifest['documents']} documents, {manifest['queries']} queries)")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "handler", None):
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return args.handler(args)
+    except DragonforgeError as exc:
+        print(f"dragonforge {args.command}: error: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

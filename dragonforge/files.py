@@ -1,0 +1,68 @@
+"""Atomic file writes: a file either has its complete new content or its old one."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+
+def write_bytes_atomic(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def dumps_record(record: BaseModel | dict[str, Any]) -> str:
+    data = record.model_dump(mode="json", exclude_none=False) if isinstance(record, BaseModel) else record
+    return json.dumps(data, ensure_ascii=False, separators=(", ", ": "))
+
+
+def jsonl_bytes(records: Iterable[BaseModel | dict[str, Any]]) -> bytes:
+    return "".join(dumps_record(r) + "\n" for r in records).encode("utf-8")
+
+
+def write_jsonl_atomic(path: Path, records: Iterable[BaseModel | dict[str, Any]]) -> int:
+    data = jsonl_bytes(records)
+    write_bytes_atomic(path, data)
+    return data.count(b"\n")
+
+
+def sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def read_jsonl(path: Path) -> list[tuple[int, Any]]:
+    """(line number, parsed object) pairs; a line that is not JSON raises ValueError naming it."""
+    out = []
+    with path.open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                out.append((lineno, json.loads(line)))
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{path.name} line {lineno}: not valid JSON ({exc.msg})") from None
+    return out

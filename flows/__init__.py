@@ -1,0 +1,1 @@
+"""Prefect flows: thin orchestration over the Prefect-free ``dragonforge`` library."""
