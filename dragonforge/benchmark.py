@@ -12,7 +12,7 @@ import shutil
 import subprocess
 import time
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -123,6 +123,7 @@ class BuildResult:
     qras: list[QRA]
     rejections: list[Rejection]
     repairs: int
+    shortfall: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)
 
 
 def write_benchmark(out: Path, params: BuildParams, result: BuildResult, timings: dict[str, float]) -> Manifest:
@@ -162,7 +163,7 @@ def write_benchmark(out: Path, params: BuildParams, result: BuildResult, timings
         params=params, engine=params.engine, code_version=code_version(),
         template_hashes=resource_hashes("templates", "schemas", "prompts"),
         counts=counts, documents=len(db_docs), queries=len(db_queries), rejected=len(result.rejections),
-        rejected_by_reason=dict(sorted(reasons.items())), repairs=result.repairs,
+        rejected_by_reason=dict(sorted(reasons.items())), repairs=result.repairs, shortfall=result.shortfall,
         timings={k: round(v, 3) for k, v in timings.items()}, files=files,
     )
     write_text_atomic(out / MANIFEST, manifest.model_dump_json(indent=2) + "\n")

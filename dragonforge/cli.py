@@ -167,6 +167,11 @@ def _cmd_build(args: argparse.Namespace) -> int:
               f"Run the same command again to finish the build.", file=sys.stderr)
         return EXIT_INTERRUPTED
     progress.close()
+    for domain, by_lang in manifest.shortfall.items():
+        for language, missing in by_lang.items():
+            detail = ", ".join(f"{n} {t}" for t, n in missing.items())
+            print(f"note: {domain}/{language} has fewer questions than the mix asked for ({detail} missing); "
+                  f"more documents give more candidates", file=sys.stderr)
     print(f"Built {manifest.documents} documents and {manifest.queries} queries "
           f"({manifest.rejected} rejected, see rejected.jsonl) in {args.out} "
           f"in {time.perf_counter() - t0:.1f}s. Check it with: dragonforge validate {args.out}")

@@ -291,6 +291,9 @@ class Manifest(_Model):
     rejected: int
     rejected_by_reason: dict[str, int]
     repairs: int = 0
+    # Questions the mix asked for that the documents could not supply (e.g. multi-document
+    # types with one document), by domain, language and type.
+    shortfall: dict[str, dict[str, dict[str, int]]] = Field(default_factory=dict)
     timings: dict[str, float]
     files: list[FileEntry]
     created_with: str = "dragonforge build"

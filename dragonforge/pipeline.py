@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from dragonforge.benchmark import BuildResult, doc_id_ranges, group_order
@@ -13,7 +14,7 @@ from dragonforge.domains import make_configs
 from dragonforge.keypoints import check_keypoints
 from dragonforge.models import QRA, BuildParams, Config, Document, Rejection
 from dragonforge.progress import NullProgress, Progress
-from dragonforge.qra import generate_qra
+from dragonforge.qra import allocate, generate_qra
 from dragonforge.references import extract_references
 from dragonforge.refine import refine
 
@@ -23,6 +24,7 @@ class QRAResult:
     qras: list[QRA] = field(default_factory=list)
     rejections: list[Rejection] = field(default_factory=list)
     repairs: int = 0
+    shortfall: dict[str, int] = field(default_factory=dict)  # type -> questions asked for but not made
 
 
 def configs_stage(domain: str, language: str, doc_ids: list[int], seed: int, first_index: int = 0) -> list[Config]:
@@ -51,6 +53,8 @@ def qra_stage(configs: list[Config], documents: list[Document], total: int, mix:
             result.rejections.append(checked)
             continue
         result.qras.append(checked)
+    made = Counter(q.query_type.short for q in result.qras)
+    result.shortfall = {t: n - made[t] for t, n in allocate(total, mix).items() if n > made[t]}
     return result
 
 
@@ -77,15 +81,19 @@ def plan_batches(params: BuildParams, batch_size: int) -> dict[tuple[str, str], 
 def assemble(params: BuildParams, groups: dict[tuple[str, str], tuple[list[Config], list[Document], QRAResult]]) -> BuildResult:
     """Join group results in canonical order and number the queries."""
     configs, documents, qras, rejections, repairs = [], [], [], [], 0
+    shortfall: dict[str, dict[str, dict[str, int]]] = {}
     for group in group_order(params):
         g_configs, g_documents, g_result = groups[group]
+        if g_result.shortfall:
+            shortfall.setdefault(group[0], {})[group[1]] = g_result.shortfall
         configs += g_configs
         documents += g_documents
         qras += g_result.qras
         rejections += g_result.rejections
         repairs += g_result.repairs
     qras = [q.model_copy(update={"query_id": i}) for i, q in enumerate(qras)]
-    return BuildResult(configs=configs, documents=documents, qras=qras, rejections=rejections, repairs=repairs)
+    return BuildResult(configs=configs, documents=documents, qras=qras, rejections=rejections, repairs=repairs,
+                       shortfall=shortfall)
 
 
 def run_build(params: BuildParams, batch_size: int = 50, progress: Progress | None = None) -> BuildResult:

@@ -12,6 +12,7 @@ import math
 import random
 from collections import defaultdict
 from functools import cache
+from collections.abc import Iterator
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -122,7 +123,8 @@ def _single_doc_candidates(template: QRATemplate, config: Config, context: dict[
 
 
 def _item_scope(context: dict[str, Any], name: str, i: int) -> dict[str, Any]:
-    return {**context, "item": context[name][i], "item_val": context["val"][name][i], "i": i}
+    return {**context, "item": context[name][i], "item_val": context["val"][name][i], "i": i,
+            "n": len(context[name])}
 
 
 def generate_qra(
@@ -213,18 +215,23 @@ def _interleave(lists: list[list[_Candidate]], rng: random.Random) -> list[_Cand
     return out
 
 
-def _pair_candidates(pool: list[QRATemplate], configs: list[Config], rng: random.Random) -> list[_Candidate]:
-    """Every (pair, template) once, spread so consecutive picks use different pairs."""
+def _pair_candidates(pool: list[QRATemplate], configs: list[Config], rng: random.Random) -> Iterator[_Candidate]:
+    """Every (pair, template) once, lazily, spread so consecutive picks use different pairs:
+    each pair's first template, then each pair's second, and so on."""
     if len(configs) < 2 or not pool:
-        return []
-    per_pair: list[list[_Candidate]] = []
-    for i, a in enumerate(configs):
-        for b in configs[i + 1:]:
-            first, second = (a, b) if rng.random() < 0.5 else (b, a)
-            templates = list(pool)
-            rng.shuffle(templates)
-            per_pair.append([_Candidate(t, (first, second)) for t in templates])
-    return _interleave(per_pair, rng)
+        return
+    pairs = [(i, j) for i in range(len(configs)) for j in range(i + 1, len(configs))]
+    rng.shuffle(pairs)
+    orders: dict[tuple[int, int], tuple[tuple[Config, Config], list[QRATemplate]]] = {}
+    for depth in range(len(pool)):
+        for i, j in pairs:
+            if (i, j) not in orders:
+                a, b = configs[i], configs[j]
+                templates = list(pool)
+                rng.shuffle(templates)
+                orders[(i, j)] = ((a, b) if rng.random() < 0.5 else (b, a), templates)
+            pair, templates = orders[(i, j)]
+            yield _Candidate(templates[depth], pair)
 
 
 def _instantiate(cand: _Candidate, contexts: dict[int, dict[str, Any]], rng: random.Random,
@@ -262,9 +269,9 @@ def _instantiate(cand: _Candidate, contexts: dict[int, dict[str, Any]], rng: ran
                    keypoints=[Keypoint(text=UNANSWERABLE_ANSWER[first.language])])
 
     answer = render(t.answer, scope)
-    facts = [_bind(key, cand, bindings) for key in t.facts]
+    facts = [_bind(key, cand, bindings, scope) for key in t.facts]
     keypoints = [
-        Keypoint(text=render(kp.text, scope), facts=[_bind(key, cand, bindings) for key in kp.facts])
+        Keypoint(text=render(kp.text, scope), facts=[_bind(key, cand, bindings, scope) for key in kp.facts])
         for kp in t.keypoints
         if kp.when is None or evaluate(kp.when, scope)
     ]
@@ -281,9 +288,14 @@ def _compared_value(config: Config, key: str) -> Any:
     return value
 
 
-def _bind(key: str, cand: _Candidate, bindings: dict[str, Config]) -> BoundFact:
+def _bind(key: str, cand: _Candidate, bindings: dict[str, Config], scope: dict[str, Any]) -> BoundFact:
+    """Resolve a template's fact key: ``{i}`` is the foreach index, ``{{ ... }}`` is rendered
+    against the template scope (``a:events.{{ a.acq_index }}.date``), a ``role:`` prefix
+    picks the document of a pair."""
+    if "{{" in key:
+        key = render(key, scope)
     if cand.item is not None:
-        key = key.format(i=cand.item)
+        key = key.replace("{i}", str(cand.item))
     if ":" in key:
         role, key = key.split(":", 1)
         if role not in bindings:

@@ -1,0 +1,193 @@
+"""The build flow end to end: Prefect's test harness once per session, and the real CLI once."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from dragonforge.benchmark import check_output_dir
+from dragonforge.models import ENTITY_FIELDS, QueryType, BuildParams
+from dragonforge.text import language_problem
+from dragonforge.validate import validate_benchmark
+
+PARAMS = BuildParams(docs=4, queries_per_doc=8, seed=11)
+
+
+@pytest.fixture(scope="session")
+def harness(tmp_path_factory):
+    from flows._env import configure_prefect
+
+    os.environ.setdefault("PREFECT_HOME", str(tmp_path_factory.mktemp("prefect-home")))
+    configure_prefect()
+    from prefect.testing.utilities import prefect_test_harness
+
+    with prefect_test_harness():
+        yield
+
+
+def build(out: Path, params: BuildParams = PARAMS):
+    from flows.build import build_benchmark
+
+    check_output_dir(out, params)
+    out.mkdir(parents=True, exist_ok=True)
+    return build_benchmark(str(out), params)
+
+
+@pytest.fixture(scope="session")
+def built(harness, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("build") / "bench"
+    build(out)
+    return out
+
+
+def records(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_default_domains_and_languages_build_a_valid_benchmark(built):
+    assert validate_benchmark(built) == []
+    docs = records(built / "documents.jsonl")
+    assert Counter((d["domain"], d["language"]) for d in docs) == {
+        (dom, lang): 4 for dom in ("Finance", "Law", "Medical") for lang in ("en", "zh")}
+
+
+def test_records_follow_the_dragonball_format_exactly(built):
+    for doc in records(built / "documents.jsonl"):
+        domain = {"Finance": "finance", "Law": "law", "Medical": "medical"}[doc["domain"]]
+        assert set(doc) == {"domain", "language", "doc_id", "content", ENTITY_FIELDS[domain]}
+    for q in records(built / "queries.jsonl"):
+        assert set(q) == {"domain", "language", "query", "ground_truth", "prediction"}
+        assert set(q["query"]) == {"query_id", "query_type", "content"}
+        assert set(q["ground_truth"]) == {"doc_ids", "content", "references", "keypoints", "keypoint_facts"}
+        assert q["prediction"] == {"content": "", "references": []}
+        assert q["query"]["query_type"] in {t.value for t in QueryType}
+
+
+def test_every_reference_is_verbatim_in_a_document_of_its_query(built):
+    docs = {d["doc_id"]: d for d in records(built / "documents.jsonl")}
+    for q in records(built / "queries.jsonl"):
+        gt = q["ground_truth"]
+        for ref in gt["references"]:
+            assert any(ref in docs[i]["content"] for i in gt["doc_ids"]), ref
+        if q["query"]["query_type"] in {t.value for t in QueryType if t.multi_document}:
+            assert len(gt["doc_ids"]) == 2
+            for doc_id in gt["doc_ids"]:
+                assert any(ref in docs[doc_id]["content"] for ref in gt["references"])
+
+
+def test_unanswerable_questions_refuse_and_cite_nothing(built):
+    unanswerable = [q for q in records(built / "queries.jsonl")
+                    if q["query"]["query_type"] == QueryType.UNANSWERABLE.value]
+    assert unanswerable
+    for q in unanswerable:
+        refusal = {"en": "Unable to answer", "zh": "无法回答"}[q["language"]]
+        assert q["ground_truth"]["content"] == refusal
+        assert q["ground_truth"]["references"] == []
+        assert q["ground_truth"]["keypoints"] == [refusal]
+
+
+def test_all_seven_types_appear_for_each_domain_and_language(built):
+    seen = Counter((q["domain"], q["language"], q["query"]["query_type"]) for q in records(built / "queries.jsonl"))
+    for dom in ("Finance", "Law", "Medical"):
+        for lang in ("en", "zh"):
+            missing = [t.value for t in QueryType if not seen[(dom, lang, t.value)]]
+            assert not missing, f"{dom}/{lang} lacks {missing}"
+
+
+def test_documents_are_in_their_language_and_long_enough_to_need_retrieval(built):
+    for doc in records(built / "documents.jsonl"):
+        assert language_problem(doc["content"], doc["language"]) is None
+        assert 2000 <= len(doc["content"]) <= 6000, (doc["doc_id"], len(doc["content"]))
+
+
+def test_keypoints_carry_the_fact_values_they_assert(built):
+    for q in records(built / "queries.jsonl"):
+        gt = q["ground_truth"]
+        assert 1 <= len(gt["keypoints"]) <= 8
+        assert len(gt["keypoint_facts"]) == len(gt["keypoints"])
+        for text, facts in zip(gt["keypoints"], gt["keypoint_facts"]):
+            for fact in facts:
+                assert fact["text"] in text
+
+
+def test_manifest_accounts_for_every_query_and_rejection(built):
+    manifest = json.loads((built / "manifest.json").read_text())
+    queries = records(built / "queries.jsonl")
+    rejected = records(built / "rejected.jsonl")
+    assert manifest["queries"] == len(queries)
+    assert manifest["rejected"] == len(rejected) == sum(manifest["rejected_by_reason"].values())
+    assert all(r["reason"] for r in rejected)
+    assert manifest["params"]["seed"] == 11 and manifest["engine"] == "offline"
+    assert any(k.startswith("templates/documents/") for k in manifest["template_hashes"])
+    assert sum(n for by_lang in manifest["counts"].values() for by_type in by_lang.values()
+               for n in by_type.values()) == len(queries)
+    assert "| Finance | en | 4 |" in (built / "README.md").read_text()
+
+
+def test_parquet_tables_match_the_jsonl(built):
+    docs = pl.read_parquet(built / "documents.parquet")
+    queries = pl.read_parquet(built / "queries.parquet")
+    assert docs.height == len(records(built / "documents.jsonl"))
+    first = records(built / "queries.jsonl")[0]
+    row = queries.filter(pl.col("query_id") == first["query"]["query_id"]).row(0, named=True)
+    assert row["question"] == first["query"]["content"] and row["references"] == first["ground_truth"]["references"]
+
+
+def test_same_seed_is_byte_identical_and_another_seed_differs(built, tmp_path):
+    again = tmp_path / "again"
+    build(again)
+    for name in ("documents.jsonl", "queries.jsonl"):
+        assert (again / name).read_bytes() == (built / name).read_bytes()
+    other = tmp_path / "other"
+    build(other, PARAMS.model_copy(update={"seed": 12}))
+    for name in ("documents.jsonl", "queries.jsonl"):
+        assert (other / name).read_bytes() != (built / name).read_bytes()
+
+
+def test_an_interrupted_build_fails_validation_and_a_rerun_finishes_it_from_cache(built, tmp_path, monkeypatch):
+    out = tmp_path / "interrupted"
+    shutil.copytree(built, out)
+    # What a kill during the write phase leaves: no manifest yet, a file cut short.
+    (out / "manifest.json").unlink()
+    data = (out / "queries.jsonl").read_bytes()
+    (out / "queries.jsonl").write_bytes(data[: len(data) // 2])
+    assert validate_benchmark(out)
+
+    from dragonforge import pipeline
+
+    def must_not_run(*args, **kwargs):
+        raise AssertionError("finished work was recomputed instead of read from the cache")
+
+    monkeypatch.setattr(pipeline, "documents_stage", must_not_run)
+    monkeypatch.setattr(pipeline, "qra_stage", must_not_run)
+    build(out)
+    assert validate_benchmark(out) == []
+    assert (out / "queries.jsonl").read_bytes() == (built / "queries.jsonl").read_bytes()
+
+
+def test_the_cli_builds_and_validates_with_a_real_prefect_run(tmp_path):
+    """The README's command, end to end: ephemeral Prefect, state under the working directory."""
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
+    env["HOME"] = str(home)
+    out = tmp_path / "output" / "bench"
+    cmd = [sys.executable, "-m", "dragonforge.cli"]
+    proc = subprocess.run([*cmd, "build", "--out", str(out), "--docs", "2", "--domains", "law",
+                           "--languages", "zh", "--queries-per-doc", "5"],
+                          capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "Built 2 documents" in proc.stdout
+    assert "documents" in proc.stderr  # progress lines
+    assert "Traceback" not in proc.stderr and "ERROR" not in proc.stderr
+    assert (tmp_path / ".prefect").is_dir() and not (home / ".prefect").exists()
+    check = subprocess.run([*cmd, "validate", str(out)], capture_output=True, text=True, timeout=120)
+    assert check.returncode == 0 and "valid benchmark" in check.stdout
