@@ -160,6 +160,8 @@ def _cmd_build(args: argparse.Namespace) -> int:
         from flows.build import build_benchmark, set_progress
 
         set_progress(progress)
+        progress.note(f"Building {params.docs} documents per domain and language into {args.out} "
+                      f"(starting Prefect in ephemeral mode)")
         manifest = build_benchmark(str(args.out), params, batch_size=args.batch_size)
     except KeyboardInterrupt:
         progress.close()

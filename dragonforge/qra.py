@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from collections import defaultdict
 from functools import cache
 from collections.abc import Iterator
@@ -248,6 +249,8 @@ def _instantiate(cand: _Candidate, contexts: dict[int, dict[str, Any]], rng: ran
             return None  # the template does not apply to this pair
         if t.compare:
             va, vb = _compared_value(a, t.compare), _compared_value(b, t.compare)
+            if va is None or vb is None:
+                return None  # a document of the pair lacks the compared fact
             if va == vb:
                 return _reject(cand, f"tie on {t.compare}: the comparison has no answer", None)
             a_wins = (va > vb) == (t.pick == "max")
@@ -261,7 +264,7 @@ def _instantiate(cand: _Candidate, contexts: dict[int, dict[str, Any]], rng: ran
 
     question = render(rng.choice(t.questions), scope)
     if qtype is QueryType.UNANSWERABLE:
-        stated = [term for term in t.absent if term in corpus]
+        stated = [term for term in t.absent if _states_term(corpus, term)]
         if stated:
             return _reject(cand, f"corpus states {stated[0]!r}, so the question is answerable", question)
         return QRA(domain=first.domain, language=first.language, query_type=qtype, template=t.id,
@@ -269,9 +272,9 @@ def _instantiate(cand: _Candidate, contexts: dict[int, dict[str, Any]], rng: ran
                    keypoints=[Keypoint(text=UNANSWERABLE_ANSWER[first.language])])
 
     answer = render(t.answer, scope)
-    facts = [_bind(key, cand, bindings, scope) for key in t.facts]
+    facts = _bind_all(t.facts, cand, bindings, scope)
     keypoints = [
-        Keypoint(text=render(kp.text, scope), facts=[_bind(key, cand, bindings, scope) for key in kp.facts])
+        Keypoint(text=render(kp.text, scope), facts=_bind_all(kp.facts, cand, bindings, scope))
         for kp in t.keypoints
         if kp.when is None or evaluate(kp.when, scope)
     ]
@@ -282,13 +285,32 @@ def _instantiate(cand: _Candidate, contexts: dict[int, dict[str, Any]], rng: ran
 
 
 def _compared_value(config: Config, key: str) -> Any:
-    value = config.fact(key).value
-    if value is None:
-        raise TemplateError(f"fact {key!r} of config {config.doc_id} has no value to compare")
-    return value
+    fact = config.facts.get(key)
+    return None if fact is None else fact.value
 
 
-def _bind(key: str, cand: _Candidate, bindings: dict[str, Config], scope: dict[str, Any]) -> BoundFact:
+def _states_term(corpus: str, term: str) -> bool:
+    """Whether the corpus states ``term``: as a whole word, any case, for Latin terms; as a
+    substring for Chinese ones."""
+    if term.isascii():
+        return re.search(rf"\b{re.escape(term)}\b", corpus, re.IGNORECASE) is not None
+    return term in corpus
+
+
+def _bind_all(keys: list[str], cand: _Candidate, bindings: dict[str, Config], scope: dict[str, Any]) -> list[BoundFact]:
+    """Bind template fact keys; a key starting with ``?`` is optional and skipped when the
+    document lacks that fact."""
+    out = []
+    for key in keys:
+        optional = key.startswith("?")
+        bound = _bind(key[1:] if optional else key, cand, bindings, scope, optional)
+        if bound is not None:
+            out.append(bound)
+    return out
+
+
+def _bind(key: str, cand: _Candidate, bindings: dict[str, Config], scope: dict[str, Any],
+          optional: bool = False) -> BoundFact | None:
     """Resolve a template's fact key: ``{i}`` is the foreach index, ``{{ ... }}`` is rendered
     against the template scope (``a:events.{{ a.acq_index }}.date``), a ``role:`` prefix
     picks the document of a pair."""
@@ -303,6 +325,8 @@ def _bind(key: str, cand: _Candidate, bindings: dict[str, Config], scope: dict[s
         config = bindings[role]
     else:
         config = cand.configs[0]
+    if optional and key not in config.facts:
+        return None
     fact = config.fact(key)
     return BoundFact(doc_id=config.doc_id, **fact.model_dump())
 

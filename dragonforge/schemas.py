@@ -20,7 +20,7 @@ import yaml
 from dragonforge.errors import InputError
 from dragonforge.models import DomainSchema, SectionSpec, SlotSpec
 from dragonforge.resources import resource_dir
-from dragonforge.text import detect_language
+from dragonforge.text import cjk_count, detect_language
 
 
 @cache
@@ -104,7 +104,7 @@ def _is_heading(line: str) -> bool:
         return False
     if _HEADING.match(stripped):
         return not (_TERMINAL.search(stripped) and len(stripped) > 25)
-    if stripped.isupper() and len(stripped.split()) <= 6:
+    if stripped.isupper() and cjk_count(stripped) == 0 and len(stripped.split()) <= 6:
         return True
     return bool(stripped.endswith((":", "：")) and len(stripped) <= 30 and not _LABELLED.match(stripped[:-1]))
 

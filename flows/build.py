@@ -17,7 +17,6 @@ from flows._env import configure_prefect
 configure_prefect()
 
 from prefect import flow, task  # noqa: E402
-from prefect.filesystems import LocalFileSystem  # noqa: E402
 from prefect.task_runners import ThreadPoolTaskRunner  # noqa: E402
 
 from dragonforge import pipeline  # noqa: E402
@@ -82,7 +81,7 @@ def build_benchmark(out_dir: str, params: BuildParams, batch_size: int = 50) -> 
     out = Path(out_dir)
     t0 = time.perf_counter()
     mark_build_started(out, params)
-    storage = LocalFileSystem(basepath=str(cache_dir(out).resolve()))
+    storage = cache_dir(out).resolve()
     docs_task = documents_task.with_options(result_storage=storage)
     questions_task = qra_task.with_options(result_storage=storage)
     source = _source_fingerprint()

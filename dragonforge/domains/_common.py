@@ -72,18 +72,18 @@ def format_date(day: dt.date, language: str, precision: str = "day") -> str:
 
 
 def format_money(amount: float, language: str) -> str:
-    """$12.5 million / $350,000 in English; 1.25亿元 / 3,500万元 / 8,600元 in Chinese."""
-    if language == "zh":
-        if amount >= 1e8:
-            return f"{_trim(amount / 1e8)}亿元"
-        if amount >= 1e4:
-            return f"{_trim(amount / 1e4, group=True)}万元"
-        return f"{amount:,.0f}元"
-    if amount >= 1e9:
-        return f"${_trim(amount / 1e9)} billion"
-    if amount >= 1e6:
-        return f"${_trim(amount / 1e6)} million"
-    return f"${amount:,.0f}"
+    """$12.5 million / $350,000 in English; 1.25亿元 / 3,500万元 / 8,600元 in Chinese.
+
+    A large unit is used only when it writes the amount exactly (at most two decimals), so
+    the text never rounds away from the fact's value: 12,860 yuan stays 12,860元.
+    """
+    units = (((1e8, 4, "{}亿元"), (1e4, 2, "{}万元")) if language == "zh"
+             else ((1e9, 3, "${} billion"), (1e6, 2, "${} million")))
+    for unit, decimals, form in units:
+        scaled = amount / unit
+        if amount >= unit and abs(round(scaled, decimals) - scaled) < 1e-9 * max(1.0, scaled):
+            return form.format(_trim(scaled, decimals, group=language == "zh" and unit == 1e4))
+    return f"{amount:,.0f}元" if language == "zh" else f"${amount:,.0f}"
 
 
 def format_percent(pct: float) -> str:
@@ -113,8 +113,8 @@ def format_term(months: int, language: str) -> str:
     return " and ".join(parts)
 
 
-def _trim(x: float, group: bool = False) -> str:
-    text = f"{x:,.2f}" if group else f"{x:.2f}"
+def _trim(x: float, decimals: int = 2, group: bool = False) -> str:
+    text = f"{x:,.{decimals}f}" if group else f"{x:.{decimals}f}"
     return text.rstrip("0").rstrip(".")
 
 
