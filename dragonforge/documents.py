@@ -17,9 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from dragonforge.errors import TemplateError
 from dragonforge.models import Config, Document, Sentence
-from dragonforge.resources import resource_dir
 from dragonforge.rng import rng_for
-from dragonforge.templating import config_context, evaluate, load_yaml, render
+from dragonforge.templating import config_context, evaluate, load_template_model, render
 
 
 class _Strict(BaseModel):
@@ -64,13 +63,7 @@ class DocumentTemplate(_Strict):
 
 @cache
 def load_document_template(domain: str, language: str) -> DocumentTemplate:
-    path = resource_dir("templates") / "documents" / f"{domain}.{language}.yaml"
-    if not path.exists():
-        raise TemplateError(f"no document template for {domain}/{language} ({path})")
-    try:
-        return DocumentTemplate.model_validate(load_yaml(path))
-    except ValueError as exc:
-        raise TemplateError(f"{path}: {exc}") from exc
+    return load_template_model("documents", domain, language, DocumentTemplate)
 
 
 def write_document(config: Config, seed: int, template: DocumentTemplate | None = None) -> Document:

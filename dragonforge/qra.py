@@ -22,9 +22,8 @@ from dragonforge.errors import TemplateError
 from dragonforge.models import (
     QRA, UNANSWERABLE_ANSWER, BoundFact, Config, Document, Keypoint, QueryType, Rejection,
 )
-from dragonforge.resources import resource_dir
 from dragonforge.rng import rng_for
-from dragonforge.templating import config_context, evaluate, load_yaml, render
+from dragonforge.templating import config_context, evaluate, load_template_model, render
 
 
 class _Strict(BaseModel):
@@ -63,17 +62,14 @@ class QRATemplateSet(_Strict):
 
 @cache
 def load_qra_templates(domain: str, language: str) -> QRATemplateSet:
-    path = resource_dir("templates") / "qra" / f"{domain}.{language}.yaml"
-    if not path.exists():
-        raise TemplateError(f"no QRA template for {domain}/{language} ({path})")
-    try:
-        templates = QRATemplateSet.model_validate(load_yaml(path))
-    except ValueError as exc:
-        raise TemplateError(f"{path}: {exc}") from exc
+    templates = load_template_model("qra", domain, language, QRATemplateSet)
     for t in templates.templates:
-        t.query_type  # unknown type names fail at load time
-        if t.query_type in (QueryType.COMPARISON, QueryType.TIME_SEQUENCE) and not t.compare:
-            raise TemplateError(f"{path}: template {t.id} needs 'compare'")
+        try:
+            qtype = t.query_type
+        except ValueError as exc:
+            raise TemplateError(f"QRA template {t.id} ({domain}/{language}): {exc}") from None
+        if qtype in (QueryType.COMPARISON, QueryType.TIME_SEQUENCE) and not t.compare:
+            raise TemplateError(f"QRA template {t.id} ({domain}/{language}) needs 'compare'")
     return templates
 
 

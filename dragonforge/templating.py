@@ -10,13 +10,15 @@ from __future__ import annotations
 import re
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import jinja2
 import yaml
+from pydantic import BaseModel
 
 from dragonforge.errors import TemplateError
 from dragonforge.models import Config
+from dragonforge.resources import resource_dir
 
 _ENV = jinja2.Environment(
     undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False
@@ -82,6 +84,20 @@ def config_context(config: Config) -> dict[str, Any]:
     context["val"] = nest({key: fact.value for key, fact in config.facts.items()})
     context.update(config.extras)
     return context
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def load_template_model(kind: str, domain: str, language: str, model: type[M]) -> M:
+    """``templates/<kind>/<domain>.<language>.yaml`` validated as ``model``."""
+    path = resource_dir("templates") / kind / f"{domain}.{language}.yaml"
+    if not path.exists():
+        raise TemplateError(f"no {kind} template for {domain}/{language} ({path})")
+    try:
+        return model.model_validate(load_yaml(path))
+    except ValueError as exc:
+        raise TemplateError(f"{path}: {exc}") from exc
 
 
 @cache
