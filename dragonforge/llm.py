@@ -1,0 +1,423 @@
+"""The one LLM interface: "complete this prompt as this pydantic type".
+
+``StructuredLLM.complete`` sends a prompt to any OpenAI-compatible endpoint (OpenAI, vLLM,
+Ollama, llama.cpp's server) and returns a validated instance of the requested model, or a
+``Failure`` carrying the raw output and the reason. Around each call:
+
+- structured output: the model's JSON schema as ``response_format`` json_schema where the
+  server takes it, JSON mode otherwise; a reply that does not parse or validate is sent back
+  with the error, at most ``max_repairs`` times;
+- retries with exponential backoff and jitter on 429, 5xx, timeouts and connection errors,
+  honouring ``Retry-After``;
+- bounded concurrency and optional requests- and tokens-per-minute limits;
+- a persistent response cache keyed by (model, messages, sampling parameters, schema), so a
+  rerun, or a run resumed after a crash, makes no call it already made;
+- token and cost accounting per stage and model, budgets that stop the run cleanly, and a
+  log of every call.
+
+The API key is read from the environment and held only by the HTTP client: it is never part
+of a cache key, a log record, a manifest or an error message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import hashlib
+import json
+import os
+import random
+import sqlite3
+import threading
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Generic, Literal, TypeVar
+
+import httpx
+import openai
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from dragonforge.errors import DragonforgeError
+
+T = TypeVar("T", bound=BaseModel)
+
+Message = dict[str, str]
+
+
+class BudgetExceeded(DragonforgeError):
+    """A --max-calls or --max-cost budget was reached; finished work is kept in the cache."""
+
+
+class LLMUnavailable(DragonforgeError):
+    """The endpoint kept failing after every retry; finished work is kept in the cache."""
+
+
+class LLMSettings(BaseModel):
+    """Everything about the endpoint except the key, which stays in the environment."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    base_url: str
+    model: str
+    api_key_env: str = "OPENAI_API_KEY"
+    concurrency: int = Field(default=8, ge=1, le=1024)
+    requests_per_minute: float | None = Field(default=None, gt=0)
+    tokens_per_minute: float | None = Field(default=None, gt=0)
+    timeout_s: float = Field(default=120.0, gt=0)
+    max_retries: int = Field(default=6, ge=0)
+    max_repairs: int = Field(default=2, ge=0)
+    temperature: float = 0.0
+    max_tokens: int = Field(default=1024, ge=1)
+    seed: int | None = 0
+    structured: Literal["auto", "json_schema", "json_object"] = "auto"
+    price_input_per_mtok: float = Field(default=0.0, ge=0)
+    price_output_per_mtok: float = Field(default=0.0, ge=0)
+    max_calls: int | None = Field(default=None, ge=0)
+    max_cost: float | None = Field(default=None, ge=0)
+    use_cache: bool = True
+
+
+@dataclass
+class Failure:
+    """A prompt whose replies never gave a valid object: what came back and why."""
+
+    reason: str
+    raw: str = ""
+
+
+@dataclass
+class Completion(Generic[T]):
+    value: T | None
+    failure: Failure | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.value is not None
+
+
+@dataclass
+class StageUsage:
+    calls: int = 0  # requests sent to the endpoint
+    cache_hits: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float = 0.0
+    retries: int = 0
+    repairs: int = 0  # replies sent back because they did not parse or validate
+    failures: int = 0  # prompts that never gave a valid object
+
+    def as_dict(self) -> dict[str, Any]:
+        return {k: (round(v, 6) if isinstance(v, float) else v) for k, v in self.__dict__.items()}
+
+
+# --- cache ---------------------------------------------------------------------------------
+
+
+class ResponseCache:
+    """SQLite table of replies keyed by the hash of everything that determines them."""
+
+    def __init__(self, path: Path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, content TEXT NOT NULL, "
+                         "prompt_tokens INTEGER, completion_tokens INTEGER)")
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> tuple[str, int, int] | None:
+        with self._lock:
+            row = self._db.execute("SELECT content, prompt_tokens, completion_tokens FROM replies WHERE key = ?",
+                                   (key,)).fetchone()
+        return row
+
+    def put(self, key: str, content: str, prompt_tokens: int, completion_tokens: int) -> None:
+        with self._lock:
+            self._db.execute("INSERT OR REPLACE INTO replies VALUES (?, ?, ?, ?)",
+                             (key, content, prompt_tokens, completion_tokens))
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+# --- rate limits ---------------------------------------------------------------------------
+
+
+class _Bucket:
+    """Token bucket refilled at ``per_minute / 60`` per second, holding at most a minute's worth."""
+
+    def __init__(self, per_minute: float):
+        self.rate = per_minute / 60.0
+        self.capacity = per_minute
+        self.level = per_minute
+        self.stamp = time.monotonic()
+        self.lock = asyncio.Lock()
+
+    async def take(self, amount: float) -> None:
+        amount = min(amount, self.capacity)
+        async with self.lock:
+            while True:
+                now = time.monotonic()
+                self.level = min(self.capacity, self.level + (now - self.stamp) * self.rate)
+                self.stamp = now
+                if self.level >= amount:
+                    self.level -= amount
+                    return
+                await asyncio.sleep((amount - self.level) / self.rate)
+
+
+# --- the client ----------------------------------------------------------------------------
+
+
+def prompt_hash(messages: list[Message]) -> str:
+    return hashlib.sha256(json.dumps(messages, ensure_ascii=False, sort_keys=True).encode()).hexdigest()[:16]
+
+
+class StructuredLLM:
+    """An OpenAI-compatible endpoint behind "complete this prompt as this pydantic type"."""
+
+    def __init__(self, settings: LLMSettings, cache_path: Path | None = None, calls_path: Path | None = None,
+                 transport: httpx.AsyncBaseTransport | None = None):
+        self.settings = settings
+        self._key = os.environ.get(settings.api_key_env) or "no-key"
+        self._transport = transport
+        self._client: openai.AsyncOpenAI | None = None
+        self._cache = ResponseCache(cache_path) if cache_path and settings.use_cache else None
+        self._calls_file = calls_path.open("a", encoding="utf-8") if calls_path else None
+        if calls_path:
+            calls_path.parent.mkdir(parents=True, exist_ok=True)
+        self._semaphore: asyncio.Semaphore | None = None
+        self._rpm = _Bucket(settings.requests_per_minute) if settings.requests_per_minute else None
+        self._tpm = _Bucket(settings.tokens_per_minute) if settings.tokens_per_minute else None
+        self._format: str = "json_schema" if settings.structured in ("auto", "json_schema") else "json_object"
+        self.usage: dict[tuple[str, str], StageUsage] = defaultdict(StageUsage)
+        self._reserved_calls = 0
+        self._lock = threading.Lock()
+        self.on_call = None  # optional callback(stage) for live progress
+
+    # -- accounting ----------------------------------------------------------------------
+
+    @property
+    def calls(self) -> int:
+        return sum(u.calls for u in self.usage.values())
+
+    @property
+    def cost(self) -> float:
+        return sum(u.cost for u in self.usage.values())
+
+    def usage_report(self) -> dict[str, dict[str, Any]]:
+        """Usage by stage, then model: what the manifest records."""
+        report: dict[str, dict[str, Any]] = {}
+        for (stage, model), usage in sorted(self.usage.items()):
+            report.setdefault(stage, {})[model] = usage.as_dict()
+        return report
+
+    def _log(self, record: dict[str, Any]) -> None:
+        if self._calls_file:
+            with self._lock:
+                self._calls_file.write(json.dumps(record, ensure_ascii=False) + "\n")
+                self._calls_file.flush()
+
+    def _redact(self, text: str) -> str:
+        return text.replace(self._key, "***") if self._key and self._key != "no-key" else text
+
+    # -- the call ------------------------------------------------------------------------
+
+    def _get_client(self) -> openai.AsyncOpenAI:
+        if self._client is None:
+            limits = httpx.Limits(max_connections=self.settings.concurrency * 2,
+                                  max_keepalive_connections=self.settings.concurrency * 2)
+            http = httpx.AsyncClient(limits=limits, timeout=self.settings.timeout_s, transport=self._transport)
+            self._client = openai.AsyncOpenAI(base_url=self.settings.base_url, api_key=self._key, max_retries=0,
+                                              timeout=self.settings.timeout_s, http_client=http)
+            self._semaphore = asyncio.Semaphore(self.settings.concurrency)
+        return self._client
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.close()
+            self._client = None
+        if self._cache:
+            self._cache.close()
+            self._cache = None
+        if self._calls_file:
+            self._calls_file.close()
+            self._calls_file = None
+
+    async def complete(self, stage: str, messages: list[Message], schema: type[T]) -> Completion[T]:
+        """A validated ``schema`` instance for ``messages``, or the failure with the raw reply."""
+        messages = list(messages)
+        raw = ""
+        reason = ""
+        for repair in range(self.settings.max_repairs + 1):
+            raw = await self._exchange(stage, messages, schema)
+            try:
+                return Completion(value=schema.model_validate_json(_strip_fences(raw)))
+            except ValidationError as exc:
+                reason = _describe_validation(exc)
+            if repair < self.settings.max_repairs:
+                self.usage[(stage, self.settings.model)].repairs += 1
+                messages = messages + [
+                    {"role": "assistant", "content": raw},
+                    {"role": "user", "content": f"That reply is not valid: {reason}. Reply again with only a JSON "
+                                                f"object that matches the schema, and nothing else."},
+                ]
+        self.usage[(stage, self.settings.model)].failures += 1
+        return Completion(value=None, failure=Failure(reason=f"invalid output after {self.settings.max_repairs + 1} "
+                                                             f"attempt(s): {reason}", raw=raw))
+
+    def _request(self, messages: list[Message], schema: type[BaseModel]) -> dict[str, Any]:
+        json_schema = schema.model_json_schema()
+        if self._format == "json_schema":
+            response_format = {"type": "json_schema",
+                               "json_schema": {"name": schema.__name__, "schema": json_schema, "strict": False}}
+        else:
+            response_format = {"type": "json_object"}
+        request: dict[str, Any] = {"model": self.settings.model, "messages": messages,
+                                   "temperature": self.settings.temperature, "max_tokens": self.settings.max_tokens,
+                                   "response_format": response_format}
+        if self.settings.seed is not None:
+            request["seed"] = self.settings.seed
+        return request
+
+    def _cache_key(self, request: dict[str, Any], schema: type[BaseModel]) -> str:
+        keyed = {**request, "schema": schema.model_json_schema(), "base_url": None}
+        keyed["response_format"] = None  # the schema is keyed itself; the wire format is not
+        return hashlib.sha256(json.dumps(keyed, ensure_ascii=False, sort_keys=True).encode()).hexdigest()
+
+    async def _exchange(self, stage: str, messages: list[Message], schema: type[BaseModel]) -> str:
+        """One reply for ``messages``: from the cache, or from the endpoint with retries."""
+        request = self._request(messages, schema)
+        key = self._cache_key(request, schema)
+        usage = self.usage[(stage, self.settings.model)]
+        phash = prompt_hash(messages)
+        if self._cache and (hit := self._cache.get(key)) is not None:
+            usage.cache_hits += 1
+            self._log({"stage": stage, "prompt_hash": phash, "model": self.settings.model, "outcome": "cache_hit",
+                       "latency_ms": 0, "prompt_tokens": hit[1], "completion_tokens": hit[2], "attempt": 0})
+            if self.on_call:
+                self.on_call(stage)
+            return hit[0]
+
+        client = self._get_client()
+        assert self._semaphore is not None
+        attempt = 0
+        while True:
+            self._reserve_budget()
+            if self._rpm:
+                await self._rpm.take(1)
+            if self._tpm:
+                await self._tpm.take(sum(len(m["content"]) for m in messages) / 4 + self.settings.max_tokens)
+            t0 = time.perf_counter()
+            outcome, delay, error = "ok", None, ""
+            try:
+                async with self._semaphore:
+                    response = await client.chat.completions.create(**request)
+                content = response.choices[0].message.content or ""
+                p_tok = response.usage.prompt_tokens if response.usage else 0
+                c_tok = response.usage.completion_tokens if response.usage else 0
+            except openai.BadRequestError as exc:
+                if self.settings.structured == "auto" and self._format == "json_schema" and _about_format(exc):
+                    self._format = "json_object"  # this server has no json_schema mode: use JSON mode
+                    request = self._request(messages, schema)
+                    self._release_budget()
+                    continue
+                outcome, error = "http_400", self._redact(str(exc))
+                self._log_call(stage, phash, outcome, t0, attempt, error=error)
+                raise LLMUnavailable(f"the endpoint rejected a {stage} request: {error}") from None
+            except openai.RateLimitError as exc:
+                outcome, delay = "http_429", _retry_after(exc.response)
+            except openai.InternalServerError as exc:
+                outcome, delay = f"http_{exc.status_code}", _retry_after(exc.response)
+            except openai.APITimeoutError:
+                outcome = "timeout"
+            except openai.APIConnectionError:
+                outcome = "connection_error"
+            except openai.APIStatusError as exc:
+                outcome, error = f"http_{exc.status_code}", self._redact(str(exc))
+                self._log_call(stage, phash, outcome, t0, attempt, error=error)
+                raise LLMUnavailable(f"the endpoint answered {exc.status_code} to a {stage} request: {error}") from None
+            if outcome == "ok":
+                usage.calls += 1
+                usage.prompt_tokens += p_tok
+                usage.completion_tokens += c_tok
+                usage.cost += (p_tok * self.settings.price_input_per_mtok
+                               + c_tok * self.settings.price_output_per_mtok) / 1e6
+                self._log_call(stage, phash, outcome, t0, attempt, p_tok, c_tok)
+                if self._cache:
+                    self._cache.put(key, content, p_tok, c_tok)
+                if self.on_call:
+                    self.on_call(stage)
+                return content
+            usage.calls += 1
+            self._log_call(stage, phash, outcome, t0, attempt)
+            if attempt >= self.settings.max_retries:
+                raise LLMUnavailable(f"the endpoint failed {attempt + 1} times on a {stage} request "
+                                     f"(last: {outcome}); finished work is cached, re-run to continue")
+            usage.retries += 1
+            backoff = min(30.0, 0.5 * 2 ** attempt) * (0.5 + random.random())
+            await asyncio.sleep(max(delay or 0.0, backoff if delay is None else 0.0))
+            attempt += 1
+
+    def _log_call(self, stage: str, phash: str, outcome: str, t0: float, attempt: int, p_tok: int = 0,
+                  c_tok: int = 0, error: str = "") -> None:
+        record = {"stage": stage, "prompt_hash": phash, "model": self.settings.model, "outcome": outcome,
+                  "latency_ms": round((time.perf_counter() - t0) * 1000, 1), "prompt_tokens": p_tok,
+                  "completion_tokens": c_tok, "attempt": attempt}
+        if error:
+            record["error"] = error[:500]
+        self._log(record)
+
+    def _reserve_budget(self) -> None:
+        with self._lock:
+            limit = self.settings.max_calls
+            if limit is not None and self._reserved_calls >= limit:
+                raise BudgetExceeded(f"--max-calls {limit} reached")
+            if self.settings.max_cost is not None and self.cost >= self.settings.max_cost:
+                raise BudgetExceeded(f"--max-cost {self.settings.max_cost:g} reached (spent {self.cost:.4f})")
+            self._reserved_calls += 1
+
+    def _release_budget(self) -> None:
+        with self._lock:
+            self._reserved_calls -= 1
+
+
+def _strip_fences(text: str) -> str:
+    """Small models wrap JSON in ```json fences even in JSON mode; take what is inside."""
+    text = text.strip()
+    if text.startswith("```"):
+        text = text.split("\n", 1)[1] if "\n" in text else ""
+        text = text.rsplit("```", 1)[0]
+    return text.strip()
+
+
+def _describe_validation(exc: ValidationError) -> str:
+    errors = exc.errors()
+    parts = []
+    for err in errors[:3]:
+        loc = ".".join(map(str, err["loc"])) or "the reply"
+        parts.append(f"{loc}: {err['msg']}")
+    more = f" (+{len(errors) - 3} more)" if len(errors) > 3 else ""
+    return "; ".join(parts) + more
+
+
+def _about_format(exc: openai.BadRequestError) -> bool:
+    text = str(exc).lower()
+    return "response_format" in text or "json_schema" in text
+
+
+def _retry_after(response: httpx.Response | None) -> float | None:
+    """Seconds to wait from a Retry-After header (seconds or HTTP date), if any."""
+    if response is None:
+        return None
+    value = response.headers.get("retry-after")
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        parsed = email.utils.parsedate_to_datetime(value)
+        return max(0.0, parsed.timestamp() - time.time()) if parsed else None
