@@ -127,7 +127,7 @@ def parse_seed(text: str) -> list[_SeedSection]:
         for part in _FIELD_SPLIT.split(line):
             m = _LABELLED.match(part)
             if m and len(m.group(1).split()) <= 5 and not _TERMINAL.search(m.group(1)):
-                current.fields.append((m.group(1).strip(), m.group(2).strip()))
+                current.fields.append((m.group(1).strip(), m.group(2).strip().rstrip(".。;；")))
         for kind, pattern in _PATTERNS:
             for match in pattern.finditer(line):
                 current.mentions[kind] += 1
