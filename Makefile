@@ -1,10 +1,12 @@
 # The README's commands. `make build` builds the default benchmark offline; `make test` runs the tests.
+# `make local-llm` serves a small real model (SmolLM2-135M) at http://127.0.0.1:8089/v1; the tests need it installed.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 OUT ?= output/benchmark
+LLM_PORT ?= 8089
 
-.PHONY: install build test bench clean
+.PHONY: install build test bench clean local-llm local-llm-install
 
 $(BIN)/dragonforge: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,8 +20,16 @@ build: install
 	$(BIN)/dragonforge build --out $(OUT)
 	$(BIN)/dragonforge validate $(OUT)
 
-test: install
+test: install local-llm-install
 	$(BIN)/python -m pytest
+
+# llama-cpp-python[server] (built once per machine into ~/.cache/dragonforge/wheels) and the GGUF model
+local-llm-install: install
+	$(BIN)/python scripts/local_llm.py install
+	$(BIN)/python scripts/local_llm.py model
+
+local-llm: local-llm-install
+	$(BIN)/python scripts/local_llm.py serve --port $(LLM_PORT)
 
 bench: install
 	$(BIN)/python bench/build_bench.py

@@ -124,6 +124,10 @@ class BuildResult:
     rejections: list[Rejection]
     repairs: int
     shortfall: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)
+    llm: dict | None = None  # endpoint and model of an LLM build, never the key
+    llm_usage: dict = field(default_factory=dict)
+    fallbacks: dict = field(default_factory=dict)
+    calls_log: Path | None = None  # this run's calls, one JSON line each
 
 
 def write_benchmark(out: Path, params: BuildParams, result: BuildResult, timings: dict[str, float]) -> Manifest:
@@ -148,10 +152,17 @@ def write_benchmark(out: Path, params: BuildParams, result: BuildResult, timings
     counts = count_table(qras, params)
     reasons = Counter(r.reason for r in result.rejections)
     card = dataset_card(params, counts, db_docs, db_queries, len(result.rejections), reasons, result.repairs)
+    if result.llm:
+        card += _llm_card(result)
     write_text_atomic(out / "README.md", card)
 
     tracked = ["documents.jsonl", "queries.jsonl", "configs.jsonl", "provenance.jsonl", "rejected.jsonl",
                "documents.parquet", "queries.parquet", "README.md", *schema_files]
+    if result.calls_log is not None:
+        calls = result.calls_log.read_bytes() if result.calls_log.exists() else b""
+        write_bytes_atomic(out / "calls.jsonl", calls)
+        _write_parquet(out / "calls.parquet", calls_frame(out / "calls.jsonl"))
+        tracked += ["calls.jsonl", "calls.parquet"]
     records = {"documents.jsonl": len(db_docs), "queries.jsonl": len(db_queries),
                "configs.jsonl": len(result.configs), "provenance.jsonl": len(documents),
                "rejected.jsonl": len(result.rejections), "documents.parquet": len(db_docs),
@@ -165,6 +176,7 @@ def write_benchmark(out: Path, params: BuildParams, result: BuildResult, timings
         counts=counts, documents=len(db_docs), queries=len(db_queries), rejected=len(result.rejections),
         rejected_by_reason=dict(sorted(reasons.items())), repairs=result.repairs, shortfall=result.shortfall,
         timings={k: round(v, 3) for k, v in timings.items()}, files=files,
+        llm=result.llm, llm_usage=result.llm_usage, fallbacks=dict(sorted(result.fallbacks.items())),
     )
     write_text_atomic(out / MANIFEST, manifest.model_dump_json(indent=2) + "\n")
     return manifest
@@ -197,6 +209,16 @@ def queries_frame(db_queries: list[DBQuery]) -> pl.DataFrame:
                 "question": pl.String, "doc_ids": pl.List(pl.Int64), "answer": pl.String,
                 "references": pl.List(pl.String), "keypoints": pl.List(pl.String)},
     )
+
+
+_CALL_SCHEMA = {"stage": pl.String, "prompt_hash": pl.String, "model": pl.String, "outcome": pl.String,
+                "latency_ms": pl.Float64, "prompt_tokens": pl.Int64, "completion_tokens": pl.Int64,
+                "attempt": pl.Int64, "error": pl.String}
+
+
+def calls_frame(path: Path) -> pl.DataFrame:
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return pl.DataFrame([{k: r.get(k) for k in _CALL_SCHEMA} for r in rows], schema=_CALL_SCHEMA)
 
 
 def _domain_key(label: str) -> str:
@@ -235,6 +257,19 @@ def code_version() -> str:
 
 
 # --- dataset card -----------------------------------------------------------------------------
+
+
+def _llm_card(result: BuildResult) -> str:
+    rows = []
+    for stage, by_model in result.llm_usage.items():
+        for model, u in by_model.items():
+            rows.append(f"| {stage} | {model} | {u['calls']} | {u['cache_hits']} | "
+                        f"{u['prompt_tokens'] + u['completion_tokens']:,} | {u['cost']:.4f} | {u['failures']} |")
+    fallbacks = ", ".join(f"{k} {v}" for k, v in sorted(result.fallbacks.items())) or "none"
+    return (f"\n## LLM\n\nModel `{result.llm['model']}` at `{result.llm['base_url']}`. Replies that failed their "
+            f"checks and were replaced by the rule-based result: {fallbacks}.\n\n"
+            "| stage | model | calls | cache hits | tokens | cost | failed items |\n|---|---|---|---|---|---|---|\n"
+            + "\n".join(rows) + "\n")
 
 
 def dataset_card(params: BuildParams, counts: dict, db_docs: list[DBDocument], db_queries: list[DBQuery],

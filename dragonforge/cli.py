@@ -112,8 +112,10 @@ def build_parser() -> argparse.ArgumentParser:
     build.add_argument("--question-mix", type=parse_question_mix, default=dict(DEFAULT_QUESTION_MIX),
                        metavar="TYPE=WEIGHT,...",
                        help=f"share of each question type; types left out get none (default, DRAGONBall's: {default_mix})")
-    build.add_argument("--engine", choices=["offline"], default="offline",
-                       help="generation engine (default: offline, rules and templates, no LLM)")
+    build.add_argument("--engine", choices=["offline", "hybrid", "llm"], default="offline",
+                       help="offline: rules and templates, no LLM (default); hybrid: rule configs and questions, "
+                            "LLM-written prose and refined answers; llm: every stage through the LLM")
+    _add_llm_arguments(build)
     build.add_argument("--batch-size", type=_positive("--batch-size", 10_000), default=50,
                        help="documents per Prefect task (default: 50)")
     build.add_argument("-q", "--quiet", action="store_true", help="no progress output")
@@ -128,6 +130,10 @@ def build_parser() -> argparse.ArgumentParser:
     summarize.add_argument("--language", required=True, choices=LANGUAGES, help="language of the seed documents")
     summarize.add_argument("--out", type=Path, required=True, help="schema file to write (YAML)")
     summarize.add_argument("--force", action="store_true", help="overwrite --out if it exists")
+    summarize.add_argument("--engine", choices=["offline", "llm"], default="offline",
+                           help="offline: induce from headings, labelled fields and typed values (default); "
+                                "llm: ask the model")
+    _add_llm_arguments(summarize)
     summarize.set_defaults(handler=_cmd_summarize)
 
     validate = sub.add_parser("validate", help="check a benchmark directory; list every problem",
@@ -138,12 +144,82 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_llm_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group(
+        "LLM endpoint (--engine llm or hybrid)",
+        "Any OpenAI-compatible endpoint: OpenAI, vLLM, Ollama, llama.cpp's server. The key is read from the "
+        "environment variable named by --api-key-env and is never written anywhere.")
+    group.add_argument("--base-url", help="endpoint, e.g. https://api.openai.com/v1 or http://127.0.0.1:8089/v1")
+    group.add_argument("--model", help="model name as the endpoint knows it")
+    group.add_argument("--api-key-env", default="OPENAI_API_KEY", metavar="NAME",
+                       help="environment variable holding the API key (default: OPENAI_API_KEY; local servers need none)")
+    group.add_argument("--concurrency", type=_positive("--concurrency", 1024), default=8,
+                       help="requests in flight at once (default: 8)")
+    group.add_argument("--rpm", type=_positive("--rpm", 10_000_000), help="requests-per-minute limit")
+    group.add_argument("--tpm", type=_positive("--tpm", 1_000_000_000), help="tokens-per-minute limit")
+    group.add_argument("--timeout", type=_positive("--timeout", 3600), default=120, help="seconds per request (default: 120)")
+    group.add_argument("--max-retries", type=_non_negative("--max-retries"), default=6,
+                       help="retries on 429, 5xx, timeouts and connection errors (default: 6)")
+    group.add_argument("--max-repairs", type=_non_negative("--max-repairs"), default=2,
+                       help="times an invalid reply is sent back with its error before the item fails (default: 2)")
+    group.add_argument("--temperature", type=float, default=0.0, help="sampling temperature (default: 0)")
+    group.add_argument("--max-tokens", type=_positive("--max-tokens", 100_000), default=1024,
+                       help="longest reply in tokens (default: 1024)")
+    group.add_argument("--price-in", type=float, default=0.0, metavar="USD", help="price per million prompt tokens")
+    group.add_argument("--price-out", type=float, default=0.0, metavar="USD", help="price per million completion tokens")
+    group.add_argument("--max-calls", type=_non_negative("--max-calls"),
+                       help="stop cleanly after this many requests (finished work is kept)")
+    group.add_argument("--max-cost", type=float, metavar="USD", help="stop cleanly once this much is spent")
+    group.add_argument("--no-cache", action="store_true", help="do not read or write the response cache")
+
+
+def _non_negative(name: str):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be a whole number, not {text!r}") from None
+        if value < 0:
+            raise argparse.ArgumentTypeError(f"{name} must not be negative")
+        return value
+    return parse
+
+
+def _llm_settings(args: argparse.Namespace):
+    """The endpoint settings, or None for the offline engine; checked before anything starts."""
+    if args.engine == "offline":
+        return None
+    from dragonforge.llm import LLMSettings
+
+    if not args.base_url or not args.model:
+        raise InputError(f"--engine {args.engine} needs --base-url and --model")
+    if not re.match(r"https?://[^/\s]+", args.base_url):
+        raise InputError(f"--base-url {args.base_url!r} is not an http(s) URL")
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", args.api_key_env):
+        raise InputError(f"--api-key-env {args.api_key_env!r} is not an environment variable name")
+    for name in ("price_in", "price_out", "max_cost", "temperature"):
+        value = getattr(args, name)
+        if value is not None and (value < 0 or value != value):
+            raise InputError(f"--{name.replace('_', '-')} must not be negative")
+    return LLMSettings(base_url=args.base_url, model=args.model, api_key_env=args.api_key_env,
+                       concurrency=args.concurrency, requests_per_minute=args.rpm, tokens_per_minute=args.tpm,
+                       timeout_s=args.timeout, max_retries=args.max_retries, max_repairs=args.max_repairs,
+                       temperature=args.temperature,
+                       max_tokens=args.max_tokens, price_input_per_mtok=args.price_in,
+                       price_output_per_mtok=args.price_out, max_calls=args.max_calls, max_cost=args.max_cost,
+                       use_cache=not args.no_cache)
+
+
 def _cmd_build(args: argparse.Namespace) -> int:
     from dragonforge.benchmark import check_output_dir
+    from dragonforge.models import LLMIdentity
 
+    settings = _llm_settings(args)
+    identity = (LLMIdentity(model=settings.model, temperature=settings.temperature, max_tokens=settings.max_tokens,
+                            seed=settings.seed) if settings else None)
     params = BuildParams(domains=args.domains, languages=args.languages, docs=args.docs,
                          queries_per_doc=args.queries_per_doc, seed=args.seed, question_mix=args.question_mix,
-                         engine=args.engine)
+                         engine=args.engine, llm=identity)
     check_output_dir(args.out, params)
     try:
         args.out.mkdir(parents=True, exist_ok=True)
@@ -162,7 +238,15 @@ def _cmd_build(args: argparse.Namespace) -> int:
         set_progress(progress)
         progress.note(f"Building {params.docs} documents per domain and language into {args.out} "
                       f"(starting Prefect in ephemeral mode)")
-        manifest = build_benchmark(str(args.out), params, batch_size=args.batch_size)
+        manifest = build_benchmark(str(args.out), params, batch_size=args.batch_size, llm_settings=settings)
+    except DragonforgeError as exc:
+        progress.close()
+        from dragonforge.llm import BudgetExceeded, LLMUnavailable
+
+        if isinstance(exc, (BudgetExceeded, LLMUnavailable)):
+            raise type(exc)(f"stopped: {exc}. Every reply received so far is cached in {args.out}; "
+                            f"run the command again (with a larger budget) to finish") from None
+        raise
     except KeyboardInterrupt:
         progress.close()
         print(f"dragonforge build: interrupted; finished work is kept in {args.out}. "
@@ -189,11 +273,38 @@ def _cmd_summarize(args: argparse.Namespace) -> int:
     if args.out.exists() and not args.force:
         raise InputError(f"--out {args.out} exists; choose another file or pass --force to overwrite it")
     texts = read_seed_files(args.seeds, args.language)
-    schema = summarize_seeds(texts, args.domain, args.language)
+    settings = _llm_settings(args)
+    if settings is None:
+        schema = summarize_seeds(texts, args.domain, args.language)
+    else:
+        schema = _summarize_with_llm(settings, texts, args)
     write_text_atomic(args.out, dump_schema(schema))
     slots = sum(len(s.slots) for s in schema.sections)
     print(f"Wrote schema {args.out}: {len(schema.sections)} sections, {slots} slots from {len(texts)} seed file(s).")
     return 0
+
+
+def _summarize_with_llm(settings, texts, args: argparse.Namespace):
+    import asyncio
+
+    from dragonforge.llm import StructuredLLM
+    from dragonforge.llm_stages import summarize_llm
+
+    cache = args.out.parent / ".dragonforge-cache" / "llm-cache.sqlite"
+
+    async def run():
+        llm = StructuredLLM(settings, cache_path=cache)
+        try:
+            return await summarize_llm(llm, [t for _, t in texts], args.domain, args.language,
+                                       ", ".join(p.name for p, _ in texts))
+        finally:
+            usage = llm.account.report()
+            await llm.aclose()
+            calls = sum(u["calls"] for m in usage.values() for u in m.values())
+            hits = sum(u["cache_hits"] for m in usage.values() for u in m.values())
+            print(f"llm: {calls} call(s), {hits} cache hit(s)", file=sys.stderr)
+
+    return asyncio.run(run())
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:

@@ -76,6 +76,7 @@ def write_document(config: Config, seed: int, template: DocumentTemplate | None 
     title = render(rng.choice(template.titles), context)
     sentences: list[Sentence] = []
     blocks: list[str] = [title]
+    headings: dict[str, str] = {}
     for section in template.sections:
         if section.when and not evaluate(section.when, context):
             continue
@@ -88,6 +89,7 @@ def write_document(config: Config, seed: int, template: DocumentTemplate | None 
                     sentences.extend(rendered)
                     paragraphs.append(joiner.join(s.text for s in rendered))
         if paragraphs:
+            headings[section.id] = heading
             blocks.append(heading + "\n" + "\n".join(paragraphs))
     return Document(
         doc_id=config.doc_id,
@@ -97,6 +99,7 @@ def write_document(config: Config, seed: int, template: DocumentTemplate | None 
         title=title,
         content="\n\n".join(blocks),
         sentences=sentences,
+        headings=headings,
     )
 
 

@@ -112,6 +112,68 @@ class StageUsage:
         return {k: (round(v, 6) if isinstance(v, float) else v) for k, v in self.__dict__.items()}
 
 
+class LLMAccount:
+    """Usage, budget and the calls log, shared by every client of one build (thread-safe)."""
+
+    def __init__(self, settings: LLMSettings, calls_path: Path | None = None):
+        self.settings = settings
+        self.usage: dict[tuple[str, str], StageUsage] = defaultdict(StageUsage)
+        self.reserved_calls = 0
+        self.lock = threading.Lock()
+        self.on_call = None  # optional callback(stage, usage) for live progress
+        self._calls_file = None
+        if calls_path:
+            calls_path.parent.mkdir(parents=True, exist_ok=True)
+            self._calls_file = calls_path.open("a", encoding="utf-8")
+
+    @property
+    def calls(self) -> int:
+        return sum(u.calls for u in self.usage.values())
+
+    @property
+    def cache_hits(self) -> int:
+        return sum(u.cache_hits for u in self.usage.values())
+
+    @property
+    def tokens(self) -> int:
+        return sum(u.prompt_tokens + u.completion_tokens for u in self.usage.values())
+
+    @property
+    def cost(self) -> float:
+        return sum(u.cost for u in self.usage.values())
+
+    def report(self) -> dict[str, dict[str, Any]]:
+        """Usage by stage, then model: what the manifest records."""
+        out: dict[str, dict[str, Any]] = {}
+        for (stage, model), usage in sorted(self.usage.items()):
+            out.setdefault(stage, {})[model] = usage.as_dict()
+        return out
+
+    def log(self, record: dict[str, Any]) -> None:
+        if self._calls_file:
+            with self.lock:
+                self._calls_file.write(json.dumps(record, ensure_ascii=False) + "\n")
+                self._calls_file.flush()
+
+    def reserve(self) -> None:
+        with self.lock:
+            limit = self.settings.max_calls
+            if limit is not None and self.reserved_calls >= limit:
+                raise BudgetExceeded(f"--max-calls {limit} reached")
+            if self.settings.max_cost is not None and self.cost >= self.settings.max_cost:
+                raise BudgetExceeded(f"--max-cost {self.settings.max_cost:g} reached (spent {self.cost:.4f})")
+            self.reserved_calls += 1
+
+    def release(self) -> None:
+        with self.lock:
+            self.reserved_calls -= 1
+
+    def close(self) -> None:
+        if self._calls_file:
+            self._calls_file.close()
+            self._calls_file = None
+
+
 # --- cache ---------------------------------------------------------------------------------
 
 
@@ -180,46 +242,38 @@ class StructuredLLM:
     """An OpenAI-compatible endpoint behind "complete this prompt as this pydantic type"."""
 
     def __init__(self, settings: LLMSettings, cache_path: Path | None = None, calls_path: Path | None = None,
-                 transport: httpx.AsyncBaseTransport | None = None):
+                 transport: httpx.AsyncBaseTransport | None = None, account: LLMAccount | None = None):
         self.settings = settings
         self._key = os.environ.get(settings.api_key_env) or "no-key"
         self._transport = transport
         self._client: openai.AsyncOpenAI | None = None
         self._cache = ResponseCache(cache_path) if cache_path and settings.use_cache else None
-        self._calls_file = calls_path.open("a", encoding="utf-8") if calls_path else None
-        if calls_path:
-            calls_path.parent.mkdir(parents=True, exist_ok=True)
+        self._own_account = account is None
+        self.account = account or LLMAccount(settings, calls_path)
         self._semaphore: asyncio.Semaphore | None = None
         self._rpm = _Bucket(settings.requests_per_minute) if settings.requests_per_minute else None
         self._tpm = _Bucket(settings.tokens_per_minute) if settings.tokens_per_minute else None
         self._format: str = "json_schema" if settings.structured in ("auto", "json_schema") else "json_object"
-        self.usage: dict[tuple[str, str], StageUsage] = defaultdict(StageUsage)
-        self._reserved_calls = 0
-        self._lock = threading.Lock()
-        self.on_call = None  # optional callback(stage) for live progress
 
     # -- accounting ----------------------------------------------------------------------
 
     @property
+    def usage(self) -> dict[tuple[str, str], StageUsage]:
+        return self.account.usage
+
+    @property
     def calls(self) -> int:
-        return sum(u.calls for u in self.usage.values())
+        return self.account.calls
 
     @property
     def cost(self) -> float:
-        return sum(u.cost for u in self.usage.values())
+        return self.account.cost
 
     def usage_report(self) -> dict[str, dict[str, Any]]:
-        """Usage by stage, then model: what the manifest records."""
-        report: dict[str, dict[str, Any]] = {}
-        for (stage, model), usage in sorted(self.usage.items()):
-            report.setdefault(stage, {})[model] = usage.as_dict()
-        return report
+        return self.account.report()
 
     def _log(self, record: dict[str, Any]) -> None:
-        if self._calls_file:
-            with self._lock:
-                self._calls_file.write(json.dumps(record, ensure_ascii=False) + "\n")
-                self._calls_file.flush()
+        self.account.log(record)
 
     def _redact(self, text: str) -> str:
         return text.replace(self._key, "***") if self._key and self._key != "no-key" else text
@@ -243,28 +297,30 @@ class StructuredLLM:
         if self._cache:
             self._cache.close()
             self._cache = None
-        if self._calls_file:
-            self._calls_file.close()
-            self._calls_file = None
+        if self._own_account:
+            self.account.close()
 
-    async def complete(self, stage: str, messages: list[Message], schema: type[T]) -> Completion[T]:
-        """A validated ``schema`` instance for ``messages``, or the failure with the raw reply."""
+    async def complete(self, stage: str, messages: list[Message], schema: type[T],
+                       language: str = "en") -> Completion[T]:
+        """A validated ``schema`` instance for ``messages``, or the failure with the raw reply.
+        Repair turns are written in ``language``, so a Chinese exchange stays Chinese."""
         messages = list(messages)
         raw = ""
         reason = ""
         for repair in range(self.settings.max_repairs + 1):
-            raw = await self._exchange(stage, messages, schema)
+            try:
+                raw = await self._exchange(stage, messages, schema)
+            except _RequestRejected as exc:
+                self.usage[(stage, self.settings.model)].failures += 1
+                return Completion(value=None, failure=Failure(reason=str(exc), raw=raw))
             try:
                 return Completion(value=schema.model_validate_json(_strip_fences(raw)))
             except ValidationError as exc:
                 reason = _describe_validation(exc)
             if repair < self.settings.max_repairs:
                 self.usage[(stage, self.settings.model)].repairs += 1
-                messages = messages + [
-                    {"role": "assistant", "content": raw},
-                    {"role": "user", "content": f"That reply is not valid: {reason}. Reply again with only a JSON "
-                                                f"object that matches the schema, and nothing else."},
-                ]
+                messages = messages + [{"role": "assistant", "content": raw},
+                                       {"role": "user", "content": repair_message(reason, language)}]
         self.usage[(stage, self.settings.model)].failures += 1
         return Completion(value=None, failure=Failure(reason=f"invalid output after {self.settings.max_repairs + 1} "
                                                              f"attempt(s): {reason}", raw=raw))
@@ -274,6 +330,9 @@ class StructuredLLM:
         if self._format == "json_schema":
             response_format = {"type": "json_schema",
                                "json_schema": {"name": schema.__name__, "schema": json_schema, "strict": False}}
+        elif self._format == "json_object_schema":
+            # llama.cpp's and vLLM's JSON mode take the schema beside the type and enforce it.
+            response_format = {"type": "json_object", "schema": json_schema}
         else:
             response_format = {"type": "json_object"}
         request: dict[str, Any] = {"model": self.settings.model, "messages": messages,
@@ -298,15 +357,15 @@ class StructuredLLM:
             usage.cache_hits += 1
             self._log({"stage": stage, "prompt_hash": phash, "model": self.settings.model, "outcome": "cache_hit",
                        "latency_ms": 0, "prompt_tokens": hit[1], "completion_tokens": hit[2], "attempt": 0})
-            if self.on_call:
-                self.on_call(stage)
+            if self.account.on_call:
+                self.account.on_call(stage)
             return hit[0]
 
         client = self._get_client()
         assert self._semaphore is not None
         attempt = 0
         while True:
-            self._reserve_budget()
+            self.account.reserve()
             if self._rpm:
                 await self._rpm.take(1)
             if self._tpm:
@@ -319,27 +378,33 @@ class StructuredLLM:
                 content = response.choices[0].message.content or ""
                 p_tok = response.usage.prompt_tokens if response.usage else 0
                 c_tok = response.usage.completion_tokens if response.usage else 0
-            except openai.BadRequestError as exc:
-                if self.settings.structured == "auto" and self._format == "json_schema" and _about_format(exc):
-                    self._format = "json_object"  # this server has no json_schema mode: use JSON mode
+            except openai.APIStatusError as exc:
+                status = exc.status_code
+                sent_format = request["response_format"].get("type"), "schema" in request["response_format"]
+                if self.settings.structured == "auto" and sent_format != ("json_object", False) and _about_format(exc):
+                    # This server lacks that structured-output mode: step down to the next one
+                    # (json_schema -> JSON mode with the schema -> plain JSON mode), unless a
+                    # concurrent request already did.
+                    if sent_format == _FORMAT_SHAPES[self._format]:
+                        self._format = "json_object_schema" if self._format == "json_schema" else "json_object"
                     request = self._request(messages, schema)
-                    self._release_budget()
+                    self.account.release()
+                    self._log_call(stage, phash, f"http_{status}", t0, attempt,
+                                   error="structured-output mode not supported; stepping down")
                     continue
-                outcome, error = "http_400", self._redact(str(exc))
-                self._log_call(stage, phash, outcome, t0, attempt, error=error)
-                raise LLMUnavailable(f"the endpoint rejected a {stage} request: {error}") from None
-            except openai.RateLimitError as exc:
-                outcome, delay = "http_429", _retry_after(exc.response)
-            except openai.InternalServerError as exc:
-                outcome, delay = f"http_{exc.status_code}", _retry_after(exc.response)
+                if status == 429 or status >= 500:
+                    outcome, delay = f"http_{status}", _retry_after(exc.response)
+                else:
+                    error = self._redact(_error_text(exc))
+                    usage.calls += 1
+                    self._log_call(stage, phash, f"http_{status}", t0, attempt, error=error)
+                    if status in (401, 403, 404):
+                        raise LLMUnavailable(f"the endpoint answered {status} to a {stage} request: {error}") from None
+                    raise _RequestRejected(f"the endpoint rejected the request ({status}): {error}") from None
             except openai.APITimeoutError:
                 outcome = "timeout"
             except openai.APIConnectionError:
                 outcome = "connection_error"
-            except openai.APIStatusError as exc:
-                outcome, error = f"http_{exc.status_code}", self._redact(str(exc))
-                self._log_call(stage, phash, outcome, t0, attempt, error=error)
-                raise LLMUnavailable(f"the endpoint answered {exc.status_code} to a {stage} request: {error}") from None
             if outcome == "ok":
                 usage.calls += 1
                 usage.prompt_tokens += p_tok
@@ -349,8 +414,8 @@ class StructuredLLM:
                 self._log_call(stage, phash, outcome, t0, attempt, p_tok, c_tok)
                 if self._cache:
                     self._cache.put(key, content, p_tok, c_tok)
-                if self.on_call:
-                    self.on_call(stage)
+                if self.account.on_call:
+                    self.account.on_call(stage)
                 return content
             usage.calls += 1
             self._log_call(stage, phash, outcome, t0, attempt)
@@ -371,18 +436,32 @@ class StructuredLLM:
             record["error"] = error[:500]
         self._log(record)
 
-    def _reserve_budget(self) -> None:
-        with self._lock:
-            limit = self.settings.max_calls
-            if limit is not None and self._reserved_calls >= limit:
-                raise BudgetExceeded(f"--max-calls {limit} reached")
-            if self.settings.max_cost is not None and self.cost >= self.settings.max_cost:
-                raise BudgetExceeded(f"--max-cost {self.settings.max_cost:g} reached (spent {self.cost:.4f})")
-            self._reserved_calls += 1
 
-    def _release_budget(self) -> None:
-        with self._lock:
-            self._reserved_calls -= 1
+_FORMAT_SHAPES = {"json_schema": ("json_schema", False), "json_object_schema": ("json_object", True),
+                  "json_object": ("json_object", False)}
+
+
+def repair_message(problems: str, language: str) -> str:
+    """The turn that sends a reply back with what is wrong with it."""
+    if language == "zh":
+        return f"上面的回复不符合要求：{problems}。请重新回复，只输出一个符合 JSON Schema 的 JSON 对象，不要输出其他内容。"
+    return (f"That reply is not valid: {problems}. Reply again with only a JSON object that matches the "
+            f"schema, and nothing else.")
+
+
+class _RequestRejected(Exception):
+    """A 4xx other than 429 for one request (e.g. a prompt over the context length): that
+    item fails, the run goes on."""
+
+
+def _error_text(exc: openai.APIStatusError) -> str:
+    """The server's own message, without echoing request headers back."""
+    try:
+        body = exc.response.json()
+        message = body.get("error", {}).get("message") if isinstance(body.get("error"), dict) else body.get("detail")
+        return str(message or body)[:300]
+    except Exception:
+        return exc.response.text[:300] if exc.response is not None else str(exc)[:300]
 
 
 def _strip_fences(text: str) -> str:
@@ -404,8 +483,8 @@ def _describe_validation(exc: ValidationError) -> str:
     return "; ".join(parts) + more
 
 
-def _about_format(exc: openai.BadRequestError) -> bool:
-    text = str(exc).lower()
+def _about_format(exc: openai.APIStatusError) -> bool:
+    text = (str(exc) + (exc.response.text if exc.response is not None else "")).lower()
     return "response_format" in text or "json_schema" in text
 
 

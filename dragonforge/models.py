@@ -164,6 +164,7 @@ class Document(_Model):
     title: str
     content: str
     sentences: list[Sentence]
+    headings: dict[str, str] = Field(default_factory=dict)  # section id -> heading, in order
 
     def sentences_stating(self, key: str) -> list[int]:
         return [i for i, s in enumerate(self.sentences) if key in s.facts]
@@ -259,6 +260,15 @@ class DBQuery(_Open):
 # --- build ------------------------------------------------------------------------------
 
 
+class LLMIdentity(_Model):
+    """What about the model decides the output of an LLM build (not where it is served)."""
+
+    model: str
+    temperature: float = 0.0
+    max_tokens: int = 1024
+    seed: int | None = 0
+
+
 class BuildParams(_Model):
     domains: list[str] = Field(default_factory=lambda: list(DOMAINS))
     languages: list[Language] = Field(default_factory=lambda: list(LANGUAGES))
@@ -266,7 +276,8 @@ class BuildParams(_Model):
     queries_per_doc: int = 10
     seed: int = 0
     question_mix: dict[str, float] = Field(default_factory=lambda: dict(DEFAULT_QUESTION_MIX))
-    engine: str = "offline"
+    engine: Literal["offline", "hybrid", "llm"] = "offline"
+    llm: LLMIdentity | None = None
 
     def fingerprint(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
@@ -295,5 +306,10 @@ class Manifest(_Model):
     # types with one document), by domain, language and type.
     shortfall: dict[str, dict[str, dict[str, int]]] = Field(default_factory=dict)
     timings: dict[str, float]
+    # LLM engines: the endpoint (never the key), calls/tokens/cost/cache hits by stage and
+    # model, and replies replaced by the rule-based result because they failed their checks.
+    llm: dict[str, Any] | None = None
+    llm_usage: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    fallbacks: dict[str, int] = Field(default_factory=dict)
     files: list[FileEntry]
     created_with: str = "dragonforge build"

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -12,6 +13,11 @@ from dragonforge.benchmark import BuildResult, doc_id_ranges, group_order
 from dragonforge.documents import write_document
 from dragonforge.domains import make_configs
 from dragonforge.keypoints import check_keypoints
+from dragonforge.llm import StructuredLLM
+from dragonforge.llm_stages import (
+    Fallbacks, draft_qra_llm, keypoints_llm, pick_references_llm, refine_answer_llm, write_document_llm,
+    write_narratives,
+)
 from dragonforge.models import QRA, BuildParams, Config, Document, Rejection
 from dragonforge.progress import NullProgress, Progress
 from dragonforge.qra import allocate, generate_qra
@@ -115,3 +121,50 @@ def run_build(params: BuildParams, batch_size: int = 50, progress: Progress | No
         progress.advance("questions")
         groups[group] = (g_configs, g_documents, result)
     return assemble(params, groups)
+
+
+# --- LLM engines ------------------------------------------------------------------------------
+
+
+async def llm_group(llm: StructuredLLM, engine: str, configs: list[Config], total: int, mix: dict[str, float],
+                    seed: int, fallbacks: Fallbacks) -> tuple[list[Config], list[Document], QRAResult]:
+    """One (domain, language) group through the LLM stages.
+
+    ``hybrid`` keeps rule-based configs and config-driven QRA (with template keypoints) and
+    lets the LLM write the prose and refine the answers; ``llm`` also has it fill narrative
+    slots, write questions and answers, pick references by sentence number and distil keypoints.
+    """
+    if engine == "llm":
+        configs = list(await asyncio.gather(*(write_narratives(llm, c, fallbacks) for c in configs)))
+    documents = list(await asyncio.gather(*(write_document_llm(llm, c, seed, fallbacks) for c in configs)))
+    drafts, rejections = generate_qra(configs, documents, total, mix, seed)
+    by_id = {d.doc_id: d for d in documents}
+    by_config = {c.doc_id: c for c in configs}
+    result = QRAResult(rejections=list(rejections))
+
+    async def one(draft: QRA) -> QRA | Rejection:
+        if engine == "llm":
+            drafted = await draft_qra_llm(llm, draft, by_config, seed)
+            if isinstance(drafted, Rejection):
+                return drafted
+            draft = await pick_references_llm(llm, drafted, by_id, fallbacks)
+        else:
+            draft = extract_references(draft, by_id)
+        refined = refine(draft, by_id)
+        if isinstance(refined, Rejection):
+            return refined
+        qra, repairs = refined
+        result.repairs += len(repairs)
+        qra = await refine_answer_llm(llm, qra, fallbacks)
+        if engine == "llm":
+            with_keypoints = await keypoints_llm(llm, qra)
+            if isinstance(with_keypoints, Rejection):
+                return with_keypoints
+            qra = with_keypoints
+        return check_keypoints(qra)
+
+    for outcome in await asyncio.gather(*(one(d) for d in drafts)):
+        (result.rejections if isinstance(outcome, Rejection) else result.qras).append(outcome)
+    made = Counter(q.query_type.short for q in result.qras)
+    result.shortfall = {t: n - made[t] for t, n in allocate(total, mix).items() if n > made[t]}
+    return configs, documents, result

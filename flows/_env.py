@@ -14,9 +14,12 @@ def configure_prefect(verbose: bool = False) -> None:
         "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
         "PREFECT_CLOUD_ENABLE_ORCHESTRATION_TELEMETRY": "false",
         "PREFECT_TELEMETRY_ENABLE_RESOURCE_METRICS": "false",
-        "PREFECT_LOGGING_LEVEL": "INFO" if verbose else "WARNING",
+        "PREFECT_LOGGING_LEVEL": "INFO" if verbose else "CRITICAL",
         "PREFECT_LOGGING_LOG_PRINTS": "false",
         "PREFECT_UI_ENABLED": "false",
+        # The ephemeral server's start-up runs migrations; a loaded 2-core machine needs longer
+        # than Prefect's default 20 s.
+        "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "120",
     }
     for key, value in defaults.items():
         os.environ.setdefault(key, value)

