@@ -204,6 +204,7 @@ async def _pass(base_url: str, cache: Path, calls: int, concurrency: int) -> tup
 
 
 def run_once(impl: str, args: argparse.Namespace, profile: cProfile.Profile | None = None) -> dict:
+    load = os.getloadavg()[0]
     server = ServerProcess(impl, args.delay)
     try:
         with tempfile.TemporaryDirectory() as tmp:
@@ -232,7 +233,58 @@ def run_once(impl: str, args: argparse.Namespace, profile: cProfile.Profile | No
         "rerun_requests": after["chat_requests"] - mid["chat_requests"],
         "rerun_valid": re_ok,
         "rerun_ratio": round(re_wall / first_wall, 4),
+        "loadavg_1min_before": round(load, 2),
     }
+
+
+async def _costs(base_url: str, n: int = 300) -> dict:
+    """Client CPU per request, sequential against a zero-delay server: the openai SDK's
+    ``chat.completions.create`` (what llm.py calls) against ``client.post(..., cast_to=httpx.Response)``
+    (the same SDK request, retries and exceptions, without its parameter transform and response
+    model), and one ``model_json_schema()`` of the reply model (llm.py calls it twice per
+    ``complete()``, cache hits included)."""
+    import httpx
+    import openai
+
+    from dragonforge.prompts import QRAReply
+
+    schema = QRAReply.model_json_schema()
+    rf = {"type": "json_schema", "json_schema": {"name": "QRAReply", "schema": schema, "strict": False}}
+    http = httpx.AsyncClient(timeout=60)
+    client = openai.AsyncOpenAI(base_url=base_url, api_key="bench", max_retries=0, http_client=http)
+
+    def request(i: int) -> dict:
+        return {"model": MODEL, "messages": _messages(i), "temperature": 0.0, "max_tokens": 1024, "seed": 0,
+                "response_format": rf}
+
+    async def create(i: int) -> str:
+        return (await client.chat.completions.create(**request(i))).choices[0].message.content
+
+    async def post(i: int) -> str:
+        reply = await client.post("/chat/completions", body=request(i), cast_to=httpx.Response)
+        return json.loads(reply.content)["choices"][0]["message"]["content"]
+
+    out = {}
+    for name, fn in (("sdk_create_us", create), ("sdk_post_raw_us", post)):
+        await fn(0)
+        cpu0 = time.process_time()
+        for i in range(n):
+            await fn(i)
+        out[name] = round((time.process_time() - cpu0) / n * 1e6)
+    await http.aclose()
+    cpu0 = time.process_time()
+    for _ in range(n):
+        QRAReply.model_json_schema()
+    out["model_json_schema_us"] = round((time.process_time() - cpu0) / n * 1e6)
+    return out
+
+
+def costs() -> dict:
+    server = ServerProcess("raw", 0.0)
+    try:
+        return asyncio.run(_costs(server.base_url))
+    finally:
+        server.stop()
 
 
 def _summary(runs: list[dict], bound: float) -> dict:
@@ -300,6 +352,10 @@ def main() -> None:
         "target_rerun_ratio": 0.05,
         "meets_throughput_target": head["median_calls_per_s"] >= 0.9 * bound,
         "meets_rerun_target": head["median_rerun_ratio"] < 0.05,
+        "loadavg_1min_before_runs": [r["loadavg_1min_before"] for impl in impls for r in runs[impl]],
+        "client_cpu_per_call_ms": round(head["median_first_client_cpu_s"] / args.calls * 1000, 2),
+        "client_cpu_per_cache_hit_us": round(head["median_rerun_client_cpu_s"] / args.calls * 1e6),
+        "costs": costs(),
         "servers": summaries,
         "runs": runs,
     }

@@ -365,7 +365,6 @@ class StructuredLLM:
         assert self._semaphore is not None
         attempt = 0
         while True:
-            self.account.reserve()
             if self._rpm:
                 await self._rpm.take(1)
             if self._tpm:
@@ -374,6 +373,8 @@ class StructuredLLM:
             outcome, delay, error = "ok", None, ""
             try:
                 async with self._semaphore:
+                    self.account.reserve()  # counted when it is really sent, not while it waits
+                    t0 = time.perf_counter()
                     response = await client.chat.completions.create(**request)
                 content = response.choices[0].message.content or ""
                 p_tok = response.usage.prompt_tokens if response.usage else 0

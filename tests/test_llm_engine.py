@@ -81,3 +81,31 @@ def test_hybrid_keeps_rule_questions_and_falls_back_on_bad_prose(tmp_path, prefe
     assert len(queries) == 8 and manifest["rejected"] == 0
     for q in queries:
         assert "without the facts" not in q["ground_truth"]["content"]
+
+
+def test_a_budget_stops_the_build_cleanly_and_a_rerun_finishes_it(tmp_path, prefect_home):
+    out = tmp_path / "budget"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
+    env["PREFECT_HOME"] = str(prefect_home)
+
+    def build(server: FakeLLMServer, *extra: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "dragonforge.cli", "build", "--engine", "hybrid", "--base-url", server.base_url,
+             "--model", server.model, "--domains", "law", "--languages", "en", "--docs", "2",
+             "--queries-per-doc", "3", "--concurrency", "1", "--out", str(out), *extra],
+            capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
+
+    with FakeLLMServer(default=careless_model) as server:
+        stopped = build(server, "--max-calls", "3")
+        assert stopped.returncode == 1
+        assert "stopped: --max-calls 3 reached" in stopped.stderr and "run the command again" in stopped.stderr
+        assert server.count == 3
+    assert validate_benchmark(out)  # not a finished benchmark, and it says so
+    with FakeLLMServer(default=careless_model) as server:
+        finished = build(server)
+        assert finished.returncode == 0, finished.stderr[-2000:]
+        seen_before = 3
+        calls = [json.loads(line) for line in (out / "calls.jsonl").read_text().splitlines()]
+        assert sum(c["outcome"] == "cache_hit" for c in calls) == seen_before
+        assert server.count == sum(c["outcome"] == "ok" for c in calls)
+    assert validate_benchmark(out) == []
