@@ -10,7 +10,11 @@ Records medians over REPEATS of achieved calls/s (target >= 90% of the bound), f
 rerun wall and rerun/first ratio (target < 5%), plus client and server CPU seconds, into
 bench/results/llm.json. Two server implementations are measured, interleaved: ``raw`` (a
 minimal asyncio HTTP/1.1 keep-alive server) and ``uvicorn`` (uvicorn, --loop asyncio --http h11,
-a bare ASGI app); the headline numbers are the faster one's.
+a bare ASGI app); the headline numbers are the faster one's. Also recorded: the 1-minute load
+average before each run (the 2-core machine is shared; other load lowers calls/s), client CPU
+per call and per cache hit, and ``costs``: sequential per-request client CPU of the openai SDK's
+``chat.completions.create`` vs ``client.post(..., cast_to=httpx.Response)``, and of one
+``model_json_schema()``. ``--profile`` adds a cProfile of the client's first pass.
 
 Usage: python bench/llm_bench.py [--calls 2000] [--concurrency 32] [--delay 0.2] [--repeats 3]
                                  [--servers raw,uvicorn] [--profile]
@@ -92,8 +96,8 @@ async def _serve_raw(sock: socket.socket, delay: float) -> None:
                     writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n"
                                  % len(stats) + stats)
                 await writer.drain()
-        except (asyncio.IncompleteReadError, ConnectionError):
-            pass
+        except (asyncio.IncompleteReadError, ConnectionError, asyncio.CancelledError):
+            pass  # client gone, or shutting down with the connection open
         finally:
             writer.close()
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
+import functools
 import hashlib
 import json
 import os
@@ -113,14 +114,16 @@ class StageUsage:
 
 
 class LLMAccount:
-    """Usage, budget and the calls log, shared by every client of one build (thread-safe)."""
+    """Usage, budget and the calls log, shared by every client of one build. The budget and
+    the log are guarded by a lock; usage counters are updated by one event loop at a time
+    (a build runs its groups one after another)."""
 
     def __init__(self, settings: LLMSettings, calls_path: Path | None = None):
         self.settings = settings
         self.usage: dict[tuple[str, str], StageUsage] = defaultdict(StageUsage)
         self.reserved_calls = 0
         self.lock = threading.Lock()
-        self.on_call = None  # optional callback(stage, usage) for live progress
+        self.on_call = None  # optional callback(stage) after each reply, for live progress
         self._calls_file = None
         if calls_path:
             calls_path.parent.mkdir(parents=True, exist_ok=True)
@@ -282,8 +285,8 @@ class StructuredLLM:
 
     def _get_client(self) -> openai.AsyncOpenAI:
         if self._client is None:
-            limits = httpx.Limits(max_connections=self.settings.concurrency * 2,
-                                  max_keepalive_connections=self.settings.concurrency * 2)
+            limits = httpx.Limits(max_connections=self.settings.concurrency,
+                                  max_keepalive_connections=self.settings.concurrency)
             http = httpx.AsyncClient(limits=limits, timeout=self.settings.timeout_s, transport=self._transport)
             self._client = openai.AsyncOpenAI(base_url=self.settings.base_url, api_key=self._key, max_retries=0,
                                               timeout=self.settings.timeout_s, http_client=http)
@@ -326,7 +329,7 @@ class StructuredLLM:
                                                              f"attempt(s): {reason}", raw=raw))
 
     def _request(self, messages: list[Message], schema: type[BaseModel]) -> dict[str, Any]:
-        json_schema = schema.model_json_schema()
+        json_schema = _json_schema(schema)
         if self._format == "json_schema":
             response_format = {"type": "json_schema",
                                "json_schema": {"name": schema.__name__, "schema": json_schema, "strict": False}}
@@ -343,7 +346,7 @@ class StructuredLLM:
         return request
 
     def _cache_key(self, request: dict[str, Any], schema: type[BaseModel]) -> str:
-        keyed = {**request, "schema": schema.model_json_schema(), "base_url": None}
+        keyed = {**request, "schema": _schema_digest(schema)}
         keyed["response_format"] = None  # the schema is keyed itself; the wire format is not
         return hashlib.sha256(json.dumps(keyed, ensure_ascii=False, sort_keys=True).encode()).hexdigest()
 
@@ -375,7 +378,11 @@ class StructuredLLM:
                 async with self._semaphore:
                     self.account.reserve()  # counted when it is really sent, not while it waits
                     t0 = time.perf_counter()
-                    response = await client.chat.completions.create(**request)
+                    # response_format goes as a plain body field: the SDK would otherwise walk the
+                    # whole JSON schema on every request (the costliest part of a call).
+                    fields = {k: v for k, v in request.items() if k != "response_format"}
+                    response = await client.chat.completions.create(
+                        **fields, extra_body={"response_format": request["response_format"]})
                 content = response.choices[0].message.content or ""
                 p_tok = response.usage.prompt_tokens if response.usage else 0
                 c_tok = response.usage.completion_tokens if response.usage else 0
@@ -396,7 +403,7 @@ class StructuredLLM:
                 if status == 429 or status >= 500:
                     outcome, delay = f"http_{status}", _retry_after(exc.response)
                 else:
-                    error = self._redact(_error_text(exc))
+                    error = self._redact(_error_text(exc))[:300]
                     usage.calls += 1
                     self._log_call(stage, phash, f"http_{status}", t0, attempt, error=error)
                     if status in (401, 403, 404):
@@ -442,6 +449,16 @@ _FORMAT_SHAPES = {"json_schema": ("json_schema", False), "json_object_schema": (
                   "json_object": ("json_object", False)}
 
 
+@functools.cache
+def _json_schema(schema: type[BaseModel]) -> dict[str, Any]:
+    return schema.model_json_schema()
+
+
+@functools.cache
+def _schema_digest(schema: type[BaseModel]) -> str:
+    return hashlib.sha256(json.dumps(_json_schema(schema), sort_keys=True).encode()).hexdigest()
+
+
 def repair_message(problems: str, language: str) -> str:
     """The turn that sends a reply back with what is wrong with it."""
     if language == "zh":
@@ -456,13 +473,13 @@ class _RequestRejected(Exception):
 
 
 def _error_text(exc: openai.APIStatusError) -> str:
-    """The server's own message, without echoing request headers back."""
+    """The server's own message (whole: it is redacted before it is cut)."""
     try:
         body = exc.response.json()
         message = body.get("error", {}).get("message") if isinstance(body.get("error"), dict) else body.get("detail")
-        return str(message or body)[:300]
+        return str(message or body)
     except Exception:
-        return exc.response.text[:300] if exc.response is not None else str(exc)[:300]
+        return exc.response.text if exc.response is not None else str(exc)
 
 
 def _strip_fences(text: str) -> str:

@@ -468,8 +468,6 @@ def test_api_key_never_leaks_even_when_echoed_by_the_server(fake_llm, tmp_path, 
         assert b"SECRET1234567890" not in data, f"part of the API key in {name}"
 
 
-@pytest.mark.xfail(strict=True, reason="llm.py: _error_text() cuts the server's message to 300 characters "
-                                       "before _redact() runs, so a key straddling the cut is not redacted")
 @pytest.mark.parametrize("code", [400, 401])
 def test_api_key_cut_by_error_truncation_is_still_redacted(fake_llm, tmp_path, monkeypatch, code):
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)

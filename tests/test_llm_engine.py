@@ -109,3 +109,26 @@ def test_a_budget_stops_the_build_cleanly_and_a_rerun_finishes_it(tmp_path, pref
         assert sum(c["outcome"] == "cache_hit" for c in calls) == seen_before
         assert server.count == sum(c["outcome"] == "ok" for c in calls)
     assert validate_benchmark(out) == []
+
+
+def test_summarize_with_the_llm_engine_writes_the_models_schema(tmp_path):
+    reply = {"genre": "criminal judgment", "description": "d", "sections": [
+        {"name": "parties", "title": "I. Parties", "slots": [
+            {"name": "defendant", "kind": "person", "description": "the accused", "examples": ["Curtis Lowell"]},
+            {"name": "arrest_date", "kind": "timestamp", "description": "not a kind: becomes text"}]}]}
+    seed = tmp_path / "seed.txt"
+    seed.write_text("I. Parties\nDefendant: Curtis Lowell\n", encoding="utf-8")
+    out = tmp_path / "schema.yaml"
+    with FakeLLMServer(default=ok(reply)) as server:
+        proc = subprocess.run([sys.executable, "-m", "dragonforge.cli", "summarize", str(seed), "--domain", "law",
+                               "--language", "en", "--out", str(out), "--engine", "llm", "--base-url",
+                               server.base_url, "--model", server.model],
+                              capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        assert server.count == 1 and "Curtis Lowell" in server.chat_requests[0].messages[-1]["content"]
+    import yaml
+
+    schema = yaml.safe_load(out.read_text())
+    assert schema["source"].startswith(f"llm {server.model}")
+    kinds = {s["name"]: s["kind"] for s in schema["sections"][0]["slots"]}
+    assert kinds == {"defendant": "person", "arrest_date": "text"}
