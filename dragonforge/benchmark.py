@@ -42,7 +42,7 @@ def check_output_dir(out: Path, params: BuildParams) -> None:
     """Refuse an output directory that holds anything but this same build (finished or not)."""
     if out.exists() and not out.is_dir():
         raise OutputConflictError(f"--out {out} exists and is not a directory")
-    if not out.exists() or not any(out.iterdir()):
+    if not out.exists() or holds_nothing(out):
         return
     for path in (out / MANIFEST, out / STATE_DIR / MARKER):
         if path.exists():
@@ -58,6 +58,14 @@ def check_output_dir(out: Path, params: BuildParams) -> None:
                     f"choose another directory or remove it")
             return
     raise OutputConflictError(f"--out {out} is not empty and holds no dragonforge build; choose another directory")
+
+
+def holds_nothing(out: Path) -> bool:
+    """Empty, or holding only the lock file a run leaves behind."""
+    entries = list(out.iterdir())
+    if not entries:
+        return True
+    return entries == [out / STATE_DIR] and [p.name for p in (out / STATE_DIR).iterdir()] in ([], ["lock"])
 
 
 def _describe_difference(theirs: BuildParams, ours: BuildParams) -> str:

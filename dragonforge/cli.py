@@ -136,6 +136,40 @@ def build_parser() -> argparse.ArgumentParser:
     _add_llm_arguments(summarize)
     summarize.set_defaults(handler=_cmd_summarize)
 
+    evaluate = sub.add_parser(
+        "evaluate", help="score a RAG system (or a predictions file) on a benchmark",
+        description="Score a RAG system on a benchmark with every metric of the method: retrieval (recall, EIR, "
+                    "precision, Recall@K, MRR, nDCG@K, context precision/recall), keypoints (completeness, "
+                    "hallucination, irrelevance), ROUGE-L, refusal accuracy, latency, and a failure label per "
+                    "missed query. Writes scores.json, per_query.jsonl/.parquet and predictions.jsonl to --out. "
+                    "Re-running the same command resumes: answers already received are kept.")
+    evaluate.add_argument("bench", nargs="?", type=Path, metavar="BENCH_DIR", help="benchmark directory")
+    evaluate.add_argument("--benchmark", type=Path, dest="benchmark_opt", metavar="BENCH_DIR",
+                          help="benchmark directory (same as the positional; with --predictions, optional)")
+    source = evaluate.add_mutually_exclusive_group(required=True)
+    source.add_argument("--system", help="bm25 (the built-in baseline), an http(s):// endpoint taking "
+                                         "{query, language} and returning {answer, contexts}, or python:module:function")
+    source.add_argument("--predictions", type=Path, metavar="FILE",
+                        help="a DRAGONBall-format file with prediction.content and prediction.references filled")
+    evaluate.add_argument("--out", type=Path, required=True, help="evaluation directory to write")
+    evaluate.add_argument("--top-k", type=_positive("--top-k", 1000), default=5, help="chunks retrieved (bm25; default 5)")
+    evaluate.add_argument("--chunk-size", type=_positive("--chunk-size", 100_000), default=512,
+                          help="characters per chunk (bm25; default 512)")
+    evaluate.add_argument("--overlap", type=_non_negative("--overlap"), default=64,
+                          help="characters carried into the next chunk (bm25; default 64)")
+    evaluate.add_argument("--metadata-prefix", action="store_true",
+                          help="start each chunk with its document's entity, as the paper does (bm25)")
+    evaluate.add_argument("--generator", choices=["extractive", "llm"], default="extractive",
+                          help="answer writer of the bm25 baseline (default: extractive, offline)")
+    evaluate.add_argument("--judge", choices=["lexical", "llm"], default="lexical",
+                          help="keypoint judge (default: lexical, offline)")
+    evaluate.add_argument("--k", type=_positive("--k", 1000), default=5, help="K of Recall@K, nDCG@K, context precision@K")
+    evaluate.add_argument("--compat", choices=["rageval"],
+                          help="reproduce the reference implementation's conventions exactly")
+    evaluate.add_argument("-q", "--quiet", action="store_true", help="no progress output")
+    _add_llm_arguments(evaluate, engine_flag=False)
+    evaluate.set_defaults(handler=_cmd_evaluate, engine="offline")
+
     validate = sub.add_parser("validate", help="check a benchmark directory; list every problem",
                               description="Check every rule a finished benchmark satisfies. Exits 0 when valid; "
                                           "otherwise lists every problem and exits 1.")
@@ -144,9 +178,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _add_llm_arguments(parser: argparse.ArgumentParser) -> None:
+def _add_llm_arguments(parser: argparse.ArgumentParser, engine_flag: bool = True) -> None:
     group = parser.add_argument_group(
-        "LLM endpoint (--engine llm or hybrid)",
+        "LLM endpoint (--engine llm or hybrid)" if engine_flag else "LLM endpoint (--generator llm or --judge llm)",
         "Any OpenAI-compatible endpoint: OpenAI, vLLM, Ollama, llama.cpp's server. The key is read from the "
         "environment variable named by --api-key-env and is never written anywhere.")
     group.add_argument("--base-url", help="endpoint, e.g. https://api.openai.com/v1 or http://127.0.0.1:8089/v1")
@@ -192,7 +226,8 @@ def _llm_settings(args: argparse.Namespace):
     from dragonforge.llm import LLMSettings
 
     if not args.base_url or not args.model:
-        raise InputError(f"--engine {args.engine} needs --base-url and --model")
+        what = "--judge llm and --generator llm need" if args.command == "evaluate" else f"--engine {args.engine} needs"
+        raise InputError(f"{what} --base-url and --model")
     if not re.match(r"https?://[^/\s]+", args.base_url):
         raise InputError(f"--base-url {args.base_url!r} is not an http(s) URL")
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", args.api_key_env):
@@ -226,6 +261,14 @@ def _cmd_build(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise InputError(f"cannot create --out {args.out}: {exc.strerror}") from None
 
+    from dragonforge.files import exclusive_lock
+
+    with exclusive_lock(args.out, "dragonforge build"):
+        check_output_dir(args.out, params)  # again, now that no other run can be writing
+        return _run_build(args, params, settings)
+
+
+def _run_build(args: argparse.Namespace, params: BuildParams, settings) -> int:
     from dragonforge.progress import make_progress
     from flows._env import configure_prefect
 
@@ -305,6 +348,93 @@ def _summarize_with_llm(settings, texts, args: argparse.Namespace):
             print(f"llm: {calls} call(s), {hits} cache hit(s)", file=sys.stderr)
 
     return asyncio.run(run())
+
+
+def _cmd_evaluate(args: argparse.Namespace) -> int:
+    from dragonforge.evaluate import EvalConfig
+
+    bench = args.bench or args.benchmark_opt
+    if args.bench and args.benchmark_opt and args.bench != args.benchmark_opt:
+        raise InputError("give the benchmark once, as BENCH_DIR or --benchmark")
+    if args.system and not bench:
+        raise InputError("--system needs a benchmark directory (BENCH_DIR)")
+    if bench and not (bench / "queries.jsonl").exists():
+        raise InputError(f"{bench} has no queries.jsonl: not a benchmark directory")
+    if args.predictions and not args.predictions.is_file():
+        raise InputError(f"--predictions {args.predictions} is not a file")
+    if args.system and not (args.system == "bm25" or args.system.startswith(("http://", "https://", "python:"))):
+        raise InputError(f"--system {args.system!r}: use bm25, an http(s):// URL or python:module:function")
+    needs_llm = args.judge == "llm" or (args.system == "bm25" and args.generator == "llm")
+    args.engine = "llm" if needs_llm else "offline"
+    settings = _llm_settings(args)
+    config = EvalConfig(system=args.system or f"predictions:{args.predictions}", judge=args.judge,
+                        compat=args.compat or "default", k=args.k,
+                        top_k=args.top_k if args.system == "bm25" else None,
+                        chunk_size=args.chunk_size if args.system == "bm25" else None,
+                        overlap=args.overlap if args.system == "bm25" else None,
+                        metadata_prefix=args.metadata_prefix, generator=args.generator if args.system == "bm25" else None,
+                        benchmark=str(bench.resolve()) if bench else None,
+                        predictions=str(args.predictions.resolve()) if args.predictions else None,
+                        llm_model=settings.model if settings else None)
+    _check_eval_dir(args.out, config)
+    if args.predictions:
+        from dragonforge.evaluate import load_inputs
+
+        load_inputs(config)  # a bad predictions file fails here, naming its lines, before anything starts
+    args.out.mkdir(parents=True, exist_ok=True)
+    from dragonforge.files import exclusive_lock
+
+    with exclusive_lock(args.out, "dragonforge evaluate"):
+        (args.out / ".dragonforge" / "config.json").write_text(config.model_dump_json(indent=2))
+        return _run_evaluate(args, config, settings)
+
+
+def _run_evaluate(args: argparse.Namespace, config, settings) -> int:
+    from dragonforge.progress import make_progress
+    from flows._env import configure_prefect
+
+    configure_prefect()
+    progress = make_progress(quiet=args.quiet)
+    t0 = time.perf_counter()
+    try:
+        from flows.evaluate import evaluate_flow, set_progress
+
+        set_progress(progress)
+        progress.note(f"Evaluating {config.system} into {args.out} (starting Prefect in ephemeral mode)")
+        scores = evaluate_flow(str(args.out), config, llm_settings=settings, concurrency=args.concurrency)
+    except KeyboardInterrupt:
+        progress.close()
+        print(f"dragonforge evaluate: interrupted; answers so far are kept in {args.out}. "
+              f"Run the same command again to finish.", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    progress.close()
+    overall = scores["overall"]
+    shown = ", ".join(f"{k} {overall[k]:.3f}" for k in ("recall", "eir", "completeness", "hallucination",
+                                                          "irrelevance", "rouge_l") if overall.get(k) is not None)
+    print(f"Scored {scores['counts']['queries']} queries in {time.perf_counter() - t0:.1f}s: {shown}. "
+          f"Details in {args.out}/scores.json")
+    return 0
+
+
+def _check_eval_dir(out: Path, config) -> None:
+    """An evaluation directory is new, empty, or holds this same evaluation (to resume)."""
+    import json
+
+    if out.exists() and not out.is_dir():
+        raise InputError(f"--out {out} exists and is not a directory")
+    from dragonforge.benchmark import holds_nothing
+
+    if not out.exists() or holds_nothing(out):
+        return
+    marker = out / ".dragonforge" / "config.json"
+    if not marker.exists():
+        raise InputError(f"--out {out} is not empty and holds no dragonforge evaluation; choose another directory")
+    theirs = json.loads(marker.read_text())
+    if theirs != config.model_dump(mode="json"):
+        diffs = [f"{k} {theirs.get(k)} there, {v} here" for k, v in config.model_dump(mode="json").items()
+                 if theirs.get(k) != v]
+        raise InputError(f"--out {out} holds a different evaluation ({'; '.join(diffs[:3])}); "
+                         f"choose another directory or remove it")
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:

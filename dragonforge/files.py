@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -11,6 +12,33 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
+
+from dragonforge.errors import OutputConflictError
+
+
+@contextlib.contextmanager
+def exclusive_lock(directory: Path, what: str):
+    """Hold ``directory/.dragonforge/lock`` for the duration: two runs writing into one
+    directory would interleave their files."""
+    import fcntl
+
+    state = directory / ".dragonforge"
+    state.mkdir(parents=True, exist_ok=True)
+    with (state / "lock").open("a+") as fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            fh.seek(0)
+            holder = fh.read().strip() or "another process"
+            raise OutputConflictError(f"{directory} is being written by {holder}; wait for it to finish") from None
+        fh.seek(0)
+        fh.truncate()
+        fh.write(f"{what} (pid {os.getpid()})")
+        fh.flush()
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
 
 
 def write_bytes_atomic(path: Path, data: bytes) -> None:

@@ -119,3 +119,13 @@ def test_every_command_has_complete_help():
         assert proc.returncode == 0 and "usage: dragonforge " + command in proc.stdout
     proc, _ = run("--help")
     assert all(c in proc.stdout for c in ("build", "summarize", "validate"))
+
+
+def test_a_second_build_into_a_directory_being_written_is_refused(tmp_path):
+    from dragonforge.files import exclusive_lock
+
+    out = tmp_path / "out"
+    with exclusive_lock(out, "dragonforge build"):
+        proc, seconds = run("build", "--out", str(out), "--docs", "1")
+    assert proc.returncode == 1 and "is being written by dragonforge build (pid" in proc.stderr
+    assert seconds < 3

@@ -1,0 +1,332 @@
+"""Scoring a RAG system on a benchmark: every metric of method.md §3, per query and aggregated.
+
+The pieces: ``metrics`` (the formulas), ``judge`` (keypoint labels, offline) or the LLM judge
+below, ``rag``/``systems`` (what produces answers). This module joins them: one record per
+query with every metric under its name, the judge's labels and reasons, and a failure label;
+then means overall and by question type, language and domain.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+from collections import defaultdict
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from dragonforge import metrics
+from dragonforge.errors import InputError
+from dragonforge.files import read_jsonl
+from dragonforge.judge import KeypointLabel, is_refusal, judge_keypoints
+from dragonforge.llm import StructuredLLM
+from dragonforge.models import UNANSWERABLE_ANSWER, QueryType
+from dragonforge.systems import SystemAnswer
+
+JudgeName = Literal["lexical", "llm"]
+
+RETRIEVAL_METRICS = ("recall", "eir", "precision", "recall_at_k", "mrr", "ndcg_at_k", "context_precision",
+                     "context_recall")
+GENERATION_METRICS = ("completeness", "hallucination", "irrelevance", "rouge_l", "faithfulness",
+                      "answer_relevancy", "refusal_accuracy", "retrieval_agreement")
+SYSTEM_METRICS = ("latency_ms", "prompt_tokens", "completion_tokens", "cost")
+FAILURES = ("missing_document", "retrieval_miss", "ranking_error", "context_overflow", "generation_hallucination",
+            "citation_error", "policy_failure")
+CONTEXT_OVERFLOW_CHARS = 6000  # retrieved context longer than this counts as overflowing a small prompt
+
+
+class EvalConfig(BaseModel):
+    """What a run was, recorded in scores.json."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    system: str
+    judge: JudgeName = "lexical"
+    compat: Literal["default", "rageval"] = "default"
+    k: int = Field(default=5, ge=1)
+    top_k: int | None = None
+    chunk_size: int | None = None
+    overlap: int | None = None
+    metadata_prefix: bool = False
+    generator: str | None = None
+    benchmark: str | None = None
+    predictions: str | None = None
+    llm_model: str | None = None
+
+
+# --- loading ----------------------------------------------------------------------------------
+
+
+def load_benchmark(path: Path) -> tuple[list[dict], list[dict]]:
+    """documents.jsonl and queries.jsonl of a benchmark directory."""
+    for name in ("documents.jsonl", "queries.jsonl"):
+        if not (path / name).exists():
+            raise InputError(f"{path} has no {name}: not a benchmark directory")
+    try:
+        documents = [row for _, row in read_jsonl(path / "documents.jsonl")]
+        queries = [row for _, row in read_jsonl(path / "queries.jsonl")]
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    return documents, queries
+
+
+def load_inputs(config: EvalConfig) -> tuple[list[dict], list[dict], dict[int, SystemAnswer] | None]:
+    """Documents, queries and, for a predictions file, the answers it holds."""
+    from dragonforge.systems import load_predictions
+
+    documents, queries = (load_benchmark(Path(config.benchmark)) if config.benchmark else ([], []))
+    if not config.predictions:
+        return documents, queries, None
+    by_id = {q["query"]["query_id"]: q for q in queries} if queries else None
+    records = load_predictions(Path(config.predictions), by_id)
+    answers: dict[int, SystemAnswer] = {}
+    merged: list[dict] = []
+    for rec in records:
+        qid = rec["query"]["query_id"]
+        base = by_id[qid] if by_id else rec
+        merged.append(base)
+        pred = rec.get("prediction") or {}
+        answers[qid] = SystemAnswer(query_id=qid, answer=pred.get("content") or "",
+                                    contexts=list(pred.get("references") or []))
+    return documents, merged, answers
+
+
+# --- the LLM judge ----------------------------------------------------------------------------
+
+
+class _LLMLabel(BaseModel):
+    keypoint: int = Field(ge=1)
+    label: Literal["Relevant", "Irrelevant", "Wrong"]
+    reason: str = ""
+
+
+class JudgeReply(BaseModel):
+    """stage `judge`: one label per keypoint, by keypoint number."""
+
+    labels: list[_LLMLabel] = Field(min_length=1)
+
+
+async def llm_judge(llm: StructuredLLM, question: str, answer: str, keypoints: list[str], language: str,
+                    unanswerable: bool) -> list[KeypointLabel | None]:
+    """One structured call per query; a keypoint the reply leaves unlabelled is ``None`` (a
+    recorded failure), never a guess."""
+    from dragonforge.prompts import render_prompt
+
+    schema_json = json.dumps(JudgeReply.model_json_schema(), ensure_ascii=False)
+    messages = render_prompt("judge", language, question=question, answer=answer or "",
+                             keypoints=keypoints, unanswerable=unanswerable, schema_json=schema_json)
+    done = await llm.complete("judge", messages, JudgeReply, language)
+    if not done.ok:
+        return [None] * len(keypoints)
+    by_number = {item.keypoint: item for item in done.value.labels}
+    return [KeypointLabel(keypoint=kp, label=by_number[i].label, reason=by_number[i].reason or "llm judge")
+            if i in by_number else None for i, kp in enumerate(keypoints, 1)]
+
+
+# --- per query --------------------------------------------------------------------------------
+
+
+def _plain_keypoints(keypoints: list[str]) -> list[str]:
+    import re
+
+    return [re.sub(r"^\s*\d+\.\s*", "", kp) for kp in keypoints]
+
+
+def score_query(query: dict, answer: SystemAnswer, labels: list[KeypointLabel | None], config: EvalConfig,
+                documents: dict[int, dict]) -> dict[str, Any]:
+    """Every metric of one query, under its name; None where it does not apply."""
+    q, gt = query["query"], query["ground_truth"]
+    language = query.get("language", "en")
+    qtype = QueryType(q["query_type"])
+    refs: list[str] = gt.get("references") or []
+    contexts = answer.contexts
+    compat = config.compat == "rageval"
+    record: dict[str, Any] = {"query_id": q["query_id"], "query_type": qtype.value, "language": language,
+                              "domain": query.get("domain")}
+
+    def retrieval(value: float | None) -> float | None:
+        # A query without gold references has no retrieval score; the reference
+        # implementation scores it 0 and averages it in, which compat mode reproduces.
+        return (0.0 if compat else None) if value is None else value
+
+    if refs or compat:
+        record["recall"] = retrieval(metrics.recall(refs, contexts, language) if refs else None)
+        record["eir"] = retrieval(metrics.eir(refs, contexts, language) if refs else None)
+    else:
+        record["recall"] = record["eir"] = None
+    record["precision"] = retrieval(metrics.precision(refs, contexts, language)) if refs else None
+    record["recall_at_k"] = metrics.recall_at_k(refs, contexts, language, config.k) if refs else None
+    record["mrr"] = metrics.mrr(refs, contexts, language) if refs else None
+    record["ndcg_at_k"] = metrics.ndcg_at_k(refs, contexts, language, config.k) if refs else None
+    relevance = [metrics.is_relevant(c, refs, language) for c in contexts[: config.k]] if refs else []
+    record["context_precision"] = metrics.context_precision_at_k(relevance, config.k) if refs else None
+    gold_answer = gt.get("content", "")
+    unanswerable = qtype is QueryType.UNANSWERABLE
+    record["context_recall"] = (metrics.context_recall(gold_answer, contexts, language)
+                                if refs and not unanswerable else None)
+
+    judged = [lab for lab in labels if lab is not None]
+    record["judge_failures"] = len(labels) - len(judged)
+    if judged:
+        record.update(metrics.keypoint_scores([lab.label for lab in judged]))
+    else:
+        record.update(completeness=None, hallucination=None, irrelevance=None)
+    record["labels"] = [lab.model_dump() if lab else None for lab in labels]
+    rouge = metrics.rouge_l_compat if compat else metrics.rouge_l
+    record["rouge_l"] = rouge(answer.answer, gold_answer, language)
+    # Offline approximation of Ragas faithfulness: the share of the answer's sentences the
+    # retrieved context supports (the same attribution test as context_recall).
+    record["faithfulness"] = (metrics.context_recall(answer.answer, contexts, language)
+                              if answer.answer and not is_refusal(answer.answer, language) else None)
+    record["answer_relevancy"] = None  # needs an LLM and embeddings; not approximated offline
+    refused = is_refusal(answer.answer, language) or not answer.answer.strip()
+    record["refusal_accuracy"] = (1.0 if refused else 0.0) if unanswerable else None
+    record["refused"] = refused
+    record["retrieval_agreement"] = None
+    for name in SYSTEM_METRICS:
+        record[name] = getattr(answer, name)
+    record["error"] = answer.error
+    record["failure"] = failure_label(record, qtype, contexts, gt.get("doc_ids") or [], documents, language)
+    record["answer"] = answer.answer
+    record["contexts"] = contexts
+    return record
+
+
+def failure_label(record: dict[str, Any], qtype: QueryType, contexts: list[str], doc_ids: list[int],
+                  documents: dict[int, dict], language: str) -> str | None:
+    """Why a query missed (method.md §3 list), or None when it did not.
+
+    policy_failure: an unanswerable question answered with facts. missing_document: nothing
+    retrieved comes from a gold document. retrieval_miss: the gold documents were reached but
+    no reference sentence was. generation_hallucination: the answer contradicts a keypoint.
+    ranking_error: only part of the evidence made it into the retrieved list. context_overflow:
+    all evidence was there, in a context too long to use. citation_error: the answer holds the
+    keypoints but its retrieved context does not support it. Otherwise the evidence was there and
+    the answer left keypoints out: counted as a generation failure (generation_hallucination).
+    """
+    if qtype is QueryType.UNANSWERABLE:
+        return None if record["refused"] else "policy_failure"
+    complete = record.get("completeness")
+    wrong = record.get("hallucination") or 0
+    if complete is None or (complete >= 1.0 and wrong == 0 and (record.get("recall") or 0) > 0):
+        return None
+    if complete >= 1.0 and wrong == 0:
+        return "citation_error"
+    if doc_ids and contexts and not _touches(contexts, doc_ids, documents, language):
+        return "missing_document"
+    if not contexts:
+        return "missing_document"
+    if wrong > 0:
+        return "generation_hallucination"
+    recall = record.get("recall") or 0
+    if recall == 0:
+        return "retrieval_miss"
+    if recall < 1:
+        return "ranking_error"
+    if sum(len(c) for c in contexts) > CONTEXT_OVERFLOW_CHARS:
+        return "context_overflow"
+    return "generation_hallucination"
+
+
+def _touches(contexts: list[str], doc_ids: list[int], documents: dict[int, dict], language: str) -> bool:
+    """Whether any retrieved chunk holds a sentence of a gold document."""
+    for doc_id in doc_ids:
+        doc = documents.get(doc_id)
+        if not doc:
+            return True  # without the documents we cannot tell: do not blame retrieval
+        content = doc["content"]
+        for chunk in contexts:
+            sentences = metrics.split_sentences(metrics.strip_metadata(chunk), language)
+            if any(len(s) > 8 and s in content for s in sentences):
+                return True
+    return False
+
+
+# --- aggregation ------------------------------------------------------------------------------
+
+
+def aggregate(records: list[dict[str, Any]], config: EvalConfig) -> dict[str, Any]:
+    names = RETRIEVAL_METRICS + GENERATION_METRICS + SYSTEM_METRICS
+
+    def means(rows: list[dict[str, Any]]) -> dict[str, float | None]:
+        out: dict[str, float | None] = {}
+        for name in names:
+            values = [r[name] for r in rows if r.get(name) is not None]
+            out[name] = round(sum(values) / len(values), 6) if values else None
+        latencies = [r["latency_ms"] for r in rows if r.get("latency_ms") is not None]
+        out["latency_p50_ms"] = metrics.percentile(latencies, 50)
+        out["latency_p95_ms"] = metrics.percentile(latencies, 95)
+        return out
+
+    def grouped(key: str) -> dict[str, dict[str, float | None]]:
+        groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for r in records:
+            groups[str(r[key])].append(r)
+        return {k: means(v) for k, v in sorted(groups.items())}
+
+    no_refs = sum(1 for r in records if r["recall"] is None)
+    failures: dict[str, int] = {name: 0 for name in FAILURES}
+    for r in records:
+        if r["failure"]:
+            failures[r["failure"]] += 1
+    counts = {
+        "queries": len(records),
+        "by_type": {k: len(v) for k, v in _group(records, "query_type").items()},
+        "by_language": {k: len(v) for k, v in _group(records, "language").items()},
+        "left_out_of_retrieval_means": no_refs,
+        "system_errors": sum(1 for r in records if r.get("error")),
+        "judge_failures": sum(r.get("judge_failures", 0) for r in records),
+        "failures": failures,
+    }
+    return {"overall": means(records), "by_type": grouped("query_type"), "by_language": grouped("language"),
+            "by_domain": grouped("domain"), "counts": counts, "config": config.model_dump(mode="json")}
+
+
+def _group(records: list[dict[str, Any]], key: str) -> dict[str, list[dict[str, Any]]]:
+    out: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in records:
+        out[str(r[key])].append(r)
+    return dict(sorted(out.items()))
+
+
+# --- judging a whole run ------------------------------------------------------------------------
+
+
+def lexical_labels(query: dict, answer: SystemAnswer) -> list[KeypointLabel]:
+    gt = query["ground_truth"]
+    unanswerable = query["query"]["query_type"] == QueryType.UNANSWERABLE.value
+    return judge_keypoints(answer.answer, _plain_keypoints(gt.get("keypoints") or []), query.get("language", "en"),
+                           keypoint_facts=gt.get("keypoint_facts"), unanswerable=unanswerable)
+
+
+async def llm_labels(llm: StructuredLLM, queries: list[dict], answers: dict[int, SystemAnswer]) -> dict[int, list]:
+    async def one(query: dict) -> tuple[int, list]:
+        qid = query["query"]["query_id"]
+        unanswerable = query["query"]["query_type"] == QueryType.UNANSWERABLE.value
+        labels = await llm_judge(llm, query["query"]["content"], answers[qid].answer,
+                                 _plain_keypoints(query["ground_truth"].get("keypoints") or []),
+                                 query.get("language", "en"), unanswerable)
+        return qid, labels
+
+    return dict(await asyncio.gather(*(one(q) for q in queries)))
+
+
+def predictions_records(queries: list[dict], answers: dict[int, SystemAnswer]) -> list[dict]:
+    """The run in DRAGONBall format, prediction filled, for the reference implementation's scripts."""
+    out = []
+    for q in queries:
+        a = answers[q["query"]["query_id"]]
+        record = {k: v for k, v in q.items() if k != "prediction"}
+        record["prediction"] = {"content": a.answer, "references": a.contexts}
+        out.append(record)
+    return out
+
+
+def refusal_text(language: str) -> str:
+    return UNANSWERABLE_ANSWER.get(language, UNANSWERABLE_ANSWER["en"])
+
+
+def is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not (isinstance(value, float) and math.isnan(value))

@@ -1,0 +1,422 @@
+"""The evaluator's metric functions, as method.md §3 defines them (departures say so where they are).
+
+All functions are pure. A query without ground-truth references gets None from the retrieval
+functions (the caller leaves it out, or counts 0 in RAGEval compatibility mode); an empty
+retrieval or an empty answer scores 0. Sentence splits and tokenisations are cached, because one
+evaluation scores the same references and answers with several metrics.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+import warnings
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from functools import lru_cache
+from typing import Any
+
+from dragonforge.text import split_zh
+
+_CACHE = 1 << 17
+
+
+@contextmanager
+def _quiet_import() -> Iterator[None]:
+    """Third-party imports here warn about their own regex escapes; library code prints nothing."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        warnings.simplefilter("ignore", SyntaxWarning)
+        yield
+
+
+# --- sentences and words --------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def _segmenter() -> Any:
+    """One pysbd English segmenter: building it costs more than segmenting a sentence."""
+    with _quiet_import():
+        from pysbd import Segmenter
+    return Segmenter(language="en", clean=False)
+
+
+_HARMLESS_MARKS = re.compile(r"(?<=\d)\.(?=\d)|(?<=[^\W\d_])'(?=[^\W\d_])")
+_BOUNDARY_MARKS = re.compile(r"[.!?。．！？\n\r)\"'“”‘’]")
+
+
+def _one_sentence(text: str) -> bool:
+    """True when pysbd cannot split the stripped text, so it need not run (~1 ms a call).
+
+    That is: no line break, no ')' (lists), no quotes but apostrophes inside words, and no
+    sentence mark but decimal points and one final . ! or ? (checked against pysbd in the tests).
+    """
+    body = _HARMLESS_MARKS.sub("", text[:-1] if text[-1] in ".!?" else text)
+    return _BOUNDARY_MARKS.search(body) is None
+
+
+@lru_cache(maxsize=_CACHE)
+def _sentences(text: str, language: str) -> tuple[str, ...]:
+    """Cached sentence split; references and answers are split by several metrics."""
+    if language == "zh":
+        return tuple(split_zh(text))
+    if language != "en":
+        raise ValueError(f"unsupported language {language!r}; expected 'en' or 'zh'")
+    text = text.strip()
+    if not text:
+        return ()
+    if _one_sentence(text):
+        return (text,)
+    return tuple(s.strip() for s in _segmenter().segment(text) if s.strip())
+
+
+def split_sentences(text: str, language: str) -> list[str]:
+    """Sentences as the reference implementation splits them: pysbd for en, 。！？ and newlines for zh."""
+    return list(_sentences(text, language))
+
+
+def strip_metadata(chunk: str) -> str:
+    """Drop a leading "(...)" / "（...）" metadata prefix so it does not count as retrieved text."""
+    if chunk.startswith("("):
+        end = chunk.find(")")
+    elif chunk.startswith("（"):
+        end = chunk.find("）")
+    else:
+        return chunk
+    return chunk if end == -1 else chunk[end + 1:].lstrip()
+
+
+def word_count(text: str, language: str) -> int:
+    """EIR's word count: characters for Chinese, whitespace tokens otherwise."""
+    return len(text) if language == "zh" else len(text.split())
+
+
+# --- retrieval (RAGEval) --------------------------------------------------------------------
+
+
+def _recalled(reference: str, chunks: Sequence[str], language: str) -> bool:
+    """Every sentence of the reference is inside some chunk (not necessarily the same one)."""
+    return all(any(s in c for c in chunks) for s in _sentences(reference, language))
+
+
+def recall(references: Sequence[str], retrieved: Sequence[str], language: str) -> float | None:
+    """RAGEval recall: the share of references whose every sentence some retrieved chunk contains."""
+    if not references:
+        return None
+    if not retrieved:
+        return 0.0
+    return sum(_recalled(r, retrieved, language) for r in references) / len(references)
+
+
+def eir(references: Sequence[str], retrieved: Sequence[str], language: str) -> float | None:
+    """Effective information rate: words of matched reference sentences / words retrieved."""
+    if not references:
+        return None
+    joined = " ".join(strip_metadata(c) for c in retrieved)
+    total = word_count(joined, language)
+    if total == 0:
+        return 0.0
+    matched = sum(word_count(s, language) for r in references for s in _sentences(r, language) if s in joined)
+    return matched / total
+
+
+def is_relevant(chunk: str, references: Sequence[str], language: str) -> bool:
+    """A chunk is relevant when, metadata stripped, it contains a sentence of some reference."""
+    body = strip_metadata(chunk)
+    return any(s in body for r in references for s in _sentences(r, language))
+
+
+def _relevance(references: Sequence[str], retrieved: Sequence[str], language: str) -> list[bool]:
+    return [is_relevant(c, references, language) for c in retrieved]
+
+
+def precision(references: Sequence[str], retrieved: Sequence[str], language: str) -> float | None:
+    """The share of retrieved chunks that hold at least one reference sentence."""
+    if not references:
+        return None
+    if not retrieved:
+        return 0.0
+    return sum(_relevance(references, retrieved, language)) / len(retrieved)
+
+
+# --- retrieval (IR classics) ----------------------------------------------------------------
+
+
+def _check_k(k: int) -> None:
+    if k < 1:
+        raise ValueError(f"k must be at least 1, got {k}")
+
+
+def recall_at_k(references: Sequence[str], retrieved: Sequence[str], language: str, k: int = 5) -> float | None:
+    """RAGEval recall on the top k chunks only."""
+    _check_k(k)
+    return recall(references, list(retrieved)[:k], language)
+
+
+def mrr(references: Sequence[str], retrieved: Sequence[str], language: str, k: int | None = None) -> float | None:
+    """Reciprocal rank of the first relevant chunk (0 when none is), optionally within the top k."""
+    if not references:
+        return None
+    ranked = list(retrieved) if k is None else list(retrieved)[:k]
+    for rank, chunk in enumerate(ranked, start=1):
+        if is_relevant(chunk, references, language):
+            return 1.0 / rank
+    return 0.0
+
+
+def ndcg_at_k(references: Sequence[str], retrieved: Sequence[str], language: str, k: int = 5) -> float | None:
+    """Binary-relevance nDCG@k; the ideal list has min(k, #references) relevant chunks on top.
+
+    Capped at 1: overlapping chunks can make more chunks relevant than there are references.
+    """
+    _check_k(k)
+    if not references:
+        return None
+    rel = _relevance(references, list(retrieved)[:k], language)
+    dcg = sum(1.0 / math.log2(i + 1) for i, r in enumerate(rel, start=1) if r)
+    idcg = sum(1.0 / math.log2(i + 1) for i in range(1, min(k, len(references)) + 1))
+    return min(1.0, dcg / idcg)
+
+
+# --- Ragas-style ----------------------------------------------------------------------------
+
+
+def context_precision_at_k(relevance: Sequence[int | bool], k: int = 5) -> float:
+    """Ragas context precision@k: mean of precision@i over the relevant ranks i ≤ k."""
+    _check_k(k)
+    hits, total = 0, 0.0
+    for i, v in enumerate(list(relevance)[:k], start=1):
+        if v:
+            hits += 1
+            total += hits / i
+    return total / hits if hits else 0.0
+
+
+_EN_STOPWORDS = frozenset("""
+a about above after again against all also am an and any are as at be because been before being below
+between both but by can could did do does doing down during each few for from further had has have
+having he her here hers herself him himself his how i if in into is it its itself just me more most my
+myself no nor not now of off on once only or other our ours ourselves out over own same she should so
+some such than that the their theirs them themselves then there these they this those through to too
+under until up very was we were what when where which while who whom why will with would you your
+yours yourself yourselves each respectively whose per via among within without upon
+""".split())
+_ZH_STOPWORDS = frozenset("""
+我们 你们 他们 她们 它们 这个 那个 这些 那些 其中 以及 并且 而且 或者 但是 因为 所以 如果 虽然 已经 分别
+进行 对于 关于 通过 根据 由于 为了 其他 以上 以下 之间 之后 之前 同时 此外 还是 就是 没有 可以 一个
+""".split())
+_ZH_GLUE = "于为系嘱由与和及的在将被是对向从自后等两更拟该其之以而并也把给到经至但仍又再已均各每共约早晚时因予"
+_ZH_NAME_TAGS = frozenset({"nr", "nrt", "nrfg", "ns", "nt", "nz"})
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_EN_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+_HAS_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_HAS_WORD = re.compile(r"[^\W_]")
+ATTRIBUTION_SHARE = 0.6
+
+
+def _norm_number(raw: str) -> str:
+    """'1,234' and '01234' are one number; '42.230' is '42.23'."""
+    n = raw.replace(",", "")
+    whole, _, frac = n.partition(".")
+    whole = whole.lstrip("0") or "0"
+    frac = frac.rstrip("0")
+    return f"{whole}.{frac}" if frac else whole
+
+
+def _numbers(text: str) -> set[str]:
+    return {_norm_number(m) for m in set(_NUMBER.findall(text))}
+
+
+@lru_cache(maxsize=_CACHE)
+def _norm_en(word: str) -> str:
+    """Lower-case, drop a possessive and a plural 's' so 'investments' meets 'investment'."""
+    w = word.lower().replace("’", "'")
+    if w.endswith("'s"):
+        w = w[:-2]
+    if len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
+        w = w[:-1]
+    return w
+
+
+@lru_cache(maxsize=1)
+def _jieba() -> Any:
+    """jieba, imported on first use (it is slow to import) and kept quiet on stderr."""
+    with _quiet_import():
+        import jieba
+    jieba.setLogLevel(logging.WARNING)
+    return jieba
+
+
+@lru_cache(maxsize=1)
+def _zh_tags() -> dict[str, str]:
+    """jieba's dictionary part-of-speech tags (loaded once, ~1 s), without its slow tagging cut."""
+    _jieba()
+    with _quiet_import():
+        import jieba.posseg
+    return jieba.posseg.dt.word_tag_tab
+
+
+@lru_cache(maxsize=_CACHE)
+def _jieba_tokens(text: str) -> tuple[str, ...]:
+    """Cached jieba segmentation: jieba is the slow part of Chinese scoring."""
+    return tuple(_jieba().cut(text))
+
+
+@lru_cache(maxsize=_CACHE)
+def _claim_terms(sentence: str, language: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """(numbers, name-like words, content words) a context must hold to support the sentence."""
+    numbers = frozenset(_numbers(sentence))
+    if language == "zh":
+        words = [t for t in _jieba_tokens(sentence)
+                 if len(t) >= 2 and _HAS_CJK.search(t) and t not in _ZH_STOPWORDS]
+        freq = _jieba().dt.FREQ  # read after cutting: jieba fills its dictionary on first use
+        tags = _zh_tags()
+        # Names are the words jieba's dictionary tags as person/place/organisation/proper noun,
+        # and the words it lacks (found by its HMM), mostly names too, often glued to a function
+        # character ("温林于", "为宗波"): trimmed of those, the rest must appear verbatim.
+        known = (t for t in words if tags.get(t, "") in _ZH_NAME_TAGS)
+        unknown = (t.strip(_ZH_GLUE) for t in words if not freq.get(t))
+        names = frozenset(t for t in (*known, *unknown) if len(t) >= 2)
+        return numbers, names, frozenset(words)
+    tokens = [t for t in _EN_WORD.findall(sentence) if not t.isdigit() and not _NUMBER.fullmatch(t)]
+    content = frozenset(_norm_en(t) for t in tokens if t.lower() not in _EN_STOPWORDS and len(t) > 1)
+    names = frozenset(_norm_en(t) for t in tokens[1:] if t[0].isupper() and t.lower() not in _EN_STOPWORDS)
+    return numbers, names, content
+
+
+def _attributable(sentence: str, context: str, context_numbers: frozenset[str],
+                  context_words: frozenset[str] | None, language: str) -> bool:
+    """Every number and name of the sentence, and ≥ 60% of its content words, are in the context."""
+    numbers, names, content = _claim_terms(sentence, language)
+    if not numbers <= context_numbers:
+        return False
+    if context_words is None:  # Chinese: words are matched as substrings of the context
+        present = {w for w in content if w in context}
+        if not all(n in context for n in names):
+            return False
+    else:
+        present = content & context_words
+        if not names <= context_words:
+            return False
+    if not content:
+        return bool(numbers or names) or sentence in context
+    return len(present) >= ATTRIBUTION_SHARE * len(content)
+
+
+def context_recall(gt_answer: str, retrieved: Sequence[str], language: str) -> float:
+    """Offline approximation of Ragas context recall: the share of answer sentences the context supports.
+
+    A sentence counts as attributable when every number in it, every name-like word (English:
+    capitalised words after the first; Chinese: jieba tokens outside its dictionary) and at least
+    60% of its content words (stopwords dropped; Chinese: jieba tokens of two or more characters,
+    matched as substrings) occur in the retrieved chunks joined. This is lexical evidence, not the
+    LLM judgement Ragas uses; it misses paraphrase and cannot see contradictions.
+    """
+    sentences = _sentences(gt_answer, language)
+    if not sentences or not retrieved:
+        return 0.0
+    context = " ".join(retrieved)
+    context_numbers, context_words = _context_index(context, language)
+    hits = sum(_attributable(s, context, context_numbers, context_words, language) for s in sentences)
+    return hits / len(sentences)
+
+
+@lru_cache(maxsize=256)
+def _context_index(context: str, language: str) -> tuple[frozenset[str], frozenset[str] | None]:
+    """Numbers and (English) normalised words of a context; cached as one query's context is
+    checked against both the gold answer and the system's answer."""
+    words = None if language == "zh" else frozenset(_norm_en(t) for t in set(_EN_WORD.findall(context)))
+    return frozenset(_numbers(context)), words
+
+
+# --- generation -----------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=_CACHE)
+def _rouge_tokens(text: str, language: str) -> tuple[str, ...]:
+    """ROUGE tokens: jieba words for zh, lower-cased word/number tokens for en; punctuation dropped."""
+    if language == "zh":  # cut sentence by sentence: the same words, and shared with context_recall
+        return tuple(t for s in _sentences(text, "zh") for t in _jieba_tokens(s) if _HAS_WORD.search(t))
+    return tuple(re.findall(r"[^\W_]+(?:[.,'’][^\W_]+)*", text.lower()))
+
+
+def _lcs_length(a: Sequence[str], b: Sequence[str]) -> int:
+    """LCS length by the bit-parallel method (Allison–Dix/Hyyrö): one big-int step per token of b."""
+    masks: dict[str, int] = {}
+    for i, tok in enumerate(a):
+        masks[tok] = masks.get(tok, 0) | (1 << i)
+    full = (1 << len(a)) - 1
+    v = full
+    for tok in b:
+        m = masks.get(tok)
+        if m:
+            u = v & m
+            v = ((v + u) | (v - u)) & full
+    return len(a) - v.bit_count()
+
+
+def rouge_l(prediction: str, reference: str, language: str) -> float:
+    """ROUGE-L F1 between an answer and the ground-truth answer (sentence-level LCS over tokens)."""
+    pred = _rouge_tokens(prediction, language)
+    ref = _rouge_tokens(reference, language)
+    if not pred or not ref:
+        return 0.0
+    lcs = _lcs_length(ref, pred)
+    if lcs == 0:
+        return 0.0
+    p, r = lcs / len(pred), lcs / len(ref)
+    return 2 * p * r / (p + r)
+
+
+def rouge_l_compat(prediction: str, reference: str, language: str) -> float:
+    """ROUGE-L F as the reference implementation computes it (rouge / rouge_chinese packages)."""
+    if language == "zh":
+        with _quiet_import():
+            from rouge_chinese import Rouge as ChineseRouge
+        hyp = " ".join(_jieba_tokens(prediction))
+        ref = " ".join(_jieba_tokens(reference))
+        scorer: Any = ChineseRouge()
+    else:
+        with _quiet_import():
+            from rouge import Rouge
+        hyp, ref = prediction, reference
+        scorer = Rouge(metrics=["rouge-l"])
+    if not hyp.strip() or not ref.strip():
+        return 0.0
+    try:
+        return float(scorer.get_scores(hyp, ref)[0]["rouge-l"]["f"])
+    except (ValueError, RecursionError):  # e.g. a hypothesis of only full stops
+        return 0.0
+
+
+KEYPOINT_LABELS = ("Relevant", "Irrelevant", "Wrong")
+
+
+def keypoint_scores(labels: Sequence[str]) -> dict[str, float | None]:
+    """Completeness, hallucination and irrelevance of one answer from its keypoint labels."""
+    if not labels:
+        return {"completeness": None, "hallucination": None, "irrelevance": None}
+    unknown = [lab for lab in labels if lab not in KEYPOINT_LABELS]
+    if unknown:
+        raise ValueError(f"unknown keypoint labels {unknown}; expected one of {KEYPOINT_LABELS}")
+    n = len(labels)
+    return {"completeness": labels.count("Relevant") / n,
+            "hallucination": labels.count("Wrong") / n,
+            "irrelevance": labels.count("Irrelevant") / n}  # = 1 − completeness − hallucination
+
+
+# --- system ---------------------------------------------------------------------------------
+
+
+def percentile(values: Sequence[float], p: float) -> float | None:
+    """The p-th percentile with linear interpolation between ranks (numpy's default); None when empty."""
+    if not 0 <= p <= 100:
+        raise ValueError(f"percentile must be within 0..100, got {p}")
+    data = sorted(values)
+    if not data:
+        return None
+    pos = (len(data) - 1) * p / 100
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(data) - 1)
+    return float(data[lo] + (data[hi] - data[lo]) * (pos - lo))
