@@ -203,3 +203,17 @@ def test_keypoints_must_carry_every_answer_fact(corpus):
     assert isinstance(check_keypoints(missing), Rejection)
     too_many = base.model_copy(update={"keypoints": [Keypoint(text=f"k{i}") for i in range(9)]})
     assert "between 1 and 8" in check_keypoints(too_many).reason
+
+
+def test_configs_are_the_same_when_groups_are_generated_on_parallel_threads():
+    """The flow writes several groups at once; Faker's per-config reseeding must not race."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from dragonforge.domains import make_configs
+
+    groups = [(d, lang) for d in ("finance", "law", "medical") for lang in ("en", "zh")]
+    sequential = {g: make_configs(g[0], g[1], list(range(30)), seed=5) for g in groups}
+    for _ in range(3):
+        with ThreadPoolExecutor(max_workers=6) as pool:
+            parallel = dict(zip(groups, pool.map(lambda g: make_configs(g[0], g[1], list(range(30)), seed=5), groups)))
+        assert parallel == sequential

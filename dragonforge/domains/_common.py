@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from functools import cache
+import threading
 
 from faker import Faker
 
@@ -21,13 +21,20 @@ _EN_MONTHS = ["January", "February", "March", "April", "May", "June", "July", "A
 _ZH_DIGITS = "零一二三四五六七八九"
 
 
-@cache
+_local = threading.local()
+
+
 def _faker(language: str) -> Faker:
-    return Faker(_LOCALES[language])
+    # One instance per locale and thread: a Faker's random state is reseeded per config,
+    # and builds write several groups at once on a thread pool.
+    cache = _local.__dict__.setdefault("fakers", {})
+    if language not in cache:
+        cache[language] = Faker(_LOCALES[language])
+    return cache[language]
 
 
 def faker_for(language: str, seed: int) -> Faker:
-    """A Faker for ``language`` reseeded for one config (instances are cached per locale)."""
+    """A Faker for ``language`` reseeded for one config (instances are cached per locale and thread)."""
     fake = _faker(language)
     fake.seed_instance(seed)
     return fake
