@@ -100,3 +100,40 @@ def test_llm_build_resumes_after_a_kill_and_replays_from_cache(llama_server, tmp
             assert SECRET.encode() not in path.read_bytes(), path
     for text in (done.stdout, done.stderr, replay.stdout, replay.stderr):
         assert SECRET not in text
+
+
+def test_llm_generator_and_llm_judge_run_against_the_local_model(llama_server, tmp_path, prefect_home):
+    """A 135M model's labels are noise: what is checked is the plumbing, and that every keypoint
+    gets a valid label or a recorded failure."""
+    from dragonforge.benchmark import write_benchmark
+    from dragonforge.models import BuildParams
+    from dragonforge.pipeline import run_build
+
+    bench = tmp_path / "bench"
+    bench.mkdir()
+    params = BuildParams(domains=["law"], languages=["en"], docs=2, queries_per_doc=2, seed=1)
+    write_benchmark(bench, params, run_build(params), {})
+    out = tmp_path / "eval"
+    env = _env(tmp_path)
+    env["PREFECT_HOME"] = str(prefect_home)
+    proc = subprocess.run([sys.executable, "-m", "dragonforge.cli", "evaluate", str(bench), "--system", "bm25",
+                           "--top-k", "2", "--generator", "llm", "--judge", "llm", "--base-url", llama_server.base_url,
+                           "--model", llama_server.model, "--max-tokens", "256", "--out", str(out)],
+                          capture_output=True, text=True, cwd=tmp_path, env=env, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    scores = json.loads((out / "scores.json").read_text())
+    records = [json.loads(line) for line in (out / "per_query.jsonl").read_text().splitlines()]
+    queries = [json.loads(line) for line in (bench / "queries.jsonl").read_text().splitlines()]
+    assert len(records) == len(queries)
+    failures = 0
+    for record, query in zip(records, queries):
+        assert len(record["labels"]) == len(query["ground_truth"]["keypoints"])
+        for label in record["labels"]:
+            if label is None:
+                failures += 1
+            else:
+                assert label["label"] in {"Relevant", "Irrelevant", "Wrong"}
+        assert record["judge_failures"] == sum(label is None for label in record["labels"])
+    assert scores["counts"]["judge_failures"] == failures
+    assert "judge" in scores["llm_usage"]
+    assert SECRET not in (out / "per_query.jsonl").read_text()
