@@ -1,0 +1,292 @@
+"""The offline keypoint judge: value normalisation across en/zh, refusals, contradictions, and its
+agreement with hand-labelled judgements (tests/fixtures/keypoint_calibration.jsonl)."""
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import pytest
+
+from dragonforge.judge import cn_to_number, extract_values, is_refusal, judge_keypoints
+
+FIXTURE = Path(__file__).parent / "fixtures" / "keypoint_calibration.jsonl"
+LABELS = ("Relevant", "Irrelevant", "Wrong")
+
+
+def canonical(text: str, language: str) -> list[tuple]:
+    return [(v.kind, v.value, v.unit) for v in extract_values(text, language) if v.kind != "name"]
+
+
+def label(answer: str, keypoint: str, language: str, **kwargs) -> str:
+    return judge_keypoints(answer, [keypoint], language, **kwargs)[0].label
+
+
+# --- value extraction and normalisation -----------------------------------------------------------
+
+@pytest.mark.parametrize("texts, expected", [
+    ([("1.2亿元", "zh"), ("120 million yuan", "en"), ("120,000,000元", "zh"), ("RMB 120 million", "en")],
+     ("money", 120_000_000.0, "CNY")),
+    ([("$12.5 million", "en"), ("12,500,000 dollars", "en")], ("money", 12_500_000.0, "USD")),
+    ([("3,500万元", "zh"), ("35 million yuan", "en"), ("三千五百万元", "zh")], ("money", 35_000_000.0, "CNY")),
+    ([("2019年3月", "zh"), ("March 2019", "en")], ("date", "2019-03", None)),
+    ([("2019年3月5日", "zh"), ("March 5, 2019", "en"), ("2019-03-05", "en"), ("5 March 2019", "en"),
+      ("二〇一九年三月五日", "zh")], ("date", "2019-03-05", None)),
+    ([("三年", "zh"), ("3 years", "en"), ("36 months", "en")], ("duration", 36.0, "months")),
+    ([("有期徒刑三年六个月", "zh"), ("3 years and 6 months", "en"), ("42 months", "en"), ("三年半", "zh"),
+      ("three and a half years", "en")], ("duration", 42.0, "months")),
+    ([("12.5%", "en"), ("百分之十二点五", "zh"), ("12.5 percent", "en")], ("percent", 12.5, "%")),
+    ([("两年", "zh"), ("two years", "en")], ("duration", 24.0, "months")),
+    ([("一百二十人", "zh")], ("count", 120.0, "人")),
+    ([("aged 47", "en"), ("47 years old", "en"), ("47周岁", "zh")], ("count", 47.0, "age")),
+    ([("118 bpm", "en"), ("118 beats per minute", "en")], ("count", 118.0, "bpm")),
+])
+def test_each_written_form_normalises_to_one_canonical_value(texts, expected):
+    for text, language in texts:
+        assert canonical(text, language) == [expected], text
+
+
+def test_chinese_numerals_read_as_numbers():
+    assert cn_to_number("一百二十") == 120
+    assert cn_to_number("两") == 2
+    assert cn_to_number("二十三") == 23
+    assert cn_to_number("十二点五") == 12.5
+    assert cn_to_number("一亿二千万") == 120_000_000
+
+
+def test_a_date_inside_a_sentence_is_not_also_read_as_numbers():
+    assert canonical("2023年8月18日接受手术，共住院8天。", "zh") == [("date", "2023-08-18", None),
+                                                               ("duration", 8.0, "days")]
+
+
+def test_ordinals_and_prior_year_phrases_are_not_values():
+    assert canonical("审议通过了上一年度报告及第一次临时股东大会议案", "zh") == []
+
+
+def test_blood_pressure_keeps_both_readings():
+    assert canonical("blood pressure 112/63 mmHg", "en") == [("count", "112/63", "mmhg")]
+
+
+def test_names_are_values_of_kind_name():
+    names = [v.value for v in extract_values("Karen Boyd chairs Fields Biosciences Holdings.", "en") if v.kind == "name"]
+    assert names == ["Karen Boyd", "Fields Biosciences Holdings"]
+
+
+# --- the same value written another way is Relevant -----------------------------------------------
+
+@pytest.mark.parametrize("keypoint, answer, language", [
+    ("Revenue was 1.2亿元.", "Revenue was 120 million yuan.", "en"),
+    ("营业收入为1.2亿元。", "营业收入为120,000,000元。", "zh"),
+    ("The fund raised $12.5 million.", "The fund raised 12,500,000 dollars.", "en"),
+    ("研发投入3,500万元。", "研发投入为三千五百万元。", "zh"),
+    ("The plant opened in March 2019.", "The plant opened in 2019年3月.", "en"),
+    ("The hearing was held on March 5, 2019.", "The hearing took place on 2019-03-05.", "en"),
+    ("被告人被判处有期徒刑三年六个月。", "被告人被判处有期徒刑42个月。", "zh"),
+    ("The defendant was sentenced to 3 years and 6 months.", "The defendant was sentenced to 42 months.", "en"),
+    ("碳排放强度下降12.5%。", "碳排放强度下降了百分之十二点五。", "zh"),
+    ("Total assets were $560.88 million.", "Total assets were about $560.9 million.", "en"),
+])
+def test_a_value_restated_in_another_format_is_relevant(keypoint, answer, language):
+    assert label(answer, keypoint, language) == "Relevant"
+
+
+def test_a_relevant_label_says_what_the_answer_states():
+    lab = judge_keypoints("Revenue rose to $1,430 million.", ["Revenue was $1.43 billion."], "en")[0]
+    assert (lab.label, lab.reason) == ("Relevant", "states $1,430 million (= $1.43 billion)")
+
+
+# --- contradictions -------------------------------------------------------------------------------
+
+def test_a_different_value_for_the_same_fact_is_wrong_and_says_both():
+    lab = judge_keypoints("The company's revenue was $1.2 billion in 2022.", ["Revenue was $1.43 billion."], "en")[0]
+    assert lab.label == "Wrong"
+    assert lab.reason == "answer gives $1.2 billion where keypoint has $1.43 billion"
+
+
+def test_a_different_number_for_another_quantity_is_not_a_contradiction():
+    answer = "Profit before tax was $32.01 million and income tax was $7.21 million."
+    assert label(answer, "Net profit was $24.8 million.", "en") == "Irrelevant"
+
+
+def test_a_value_given_for_another_dated_event_is_not_a_contradiction():
+    answer = "2022年3月11日发布新产品，涉及金额3,838.25万元。"
+    assert label(answer, "2022年5月17日发生诉讼事项，涉及金额3,519.77万元。", "zh") == "Irrelevant"
+
+
+@pytest.mark.parametrize("keypoint, answer, language", [
+    ("Operating revenue was $129.99 million, an increase of 29.32%.",
+     "Operating revenue fell 29.32% to $129.99 million.", "en"),
+    ("Emissions per unit of revenue fell by 5.8%.", "Emissions per unit of revenue rose by 5.8%.", "en"),
+    ("营业收入同比增长14.58%。", "营业收入同比下降14.58%。", "zh"),
+    ("碳排放强度下降2.8%。", "碳排放强度较上年上升2.8%。", "zh"),
+])
+def test_a_reversed_direction_is_wrong(keypoint, answer, language):
+    assert label(answer, keypoint, language) == "Wrong"
+
+
+def test_the_same_direction_in_other_words_is_relevant():
+    assert label("Revenue grew 29.32% to $129.99 million.",
+                 "Operating revenue was $129.99 million, an increase of 29.32%.", "en") == "Relevant"
+
+
+def test_swapped_values_between_two_parties_are_wrong():
+    answer = "Steven Anderson received the larger fine of $420,000, while Eddie White was fined $260,000."
+    labels = judge_keypoints(answer, ["Eddie White was fined $420,000.", "Steven Anderson was fined $260,000."], "en")
+    assert [lab.label for lab in labels] == ["Wrong", "Wrong"]
+
+
+def test_a_value_said_of_another_party_does_not_count_for_this_one():
+    answer = "朱强住院总费用为5.68万元，其中药品费1.93万元；何斌的费用资料中未提及。"
+    labels = judge_keypoints(answer, ["朱强的住院总费用为5.68万元。", "何斌的住院总费用为1.93万元。"], "zh")
+    assert [lab.label for lab in labels] == ["Relevant", "Irrelevant"]
+
+
+@pytest.mark.parametrize("keypoint, answer, language, expected", [
+    ("Fields Biosciences Holdings had the higher revenue.",
+     "Fields Biosciences Holdings reported higher revenue than Anderson Commerce Inc.", "en", "Relevant"),
+    ("Fields Biosciences Holdings had the higher revenue.",
+     "Anderson Commerce Inc had the higher revenue, ahead of Fields Biosciences Holdings.", "en", "Wrong"),
+    ("Fields Biosciences Holdings had the higher revenue.",
+     "Anderson Commerce Inc had lower revenue than Fields Biosciences Holdings.", "en", "Relevant"),
+    ("祥泰机械股份有限公司的营业收入更高。", "安华饮品股份有限公司的营业收入更高。", "zh", "Wrong"),
+    ("被告人翁秀芳的刑期较短。", "翁秀芳的刑期更短，为16个月；温林被判处65个月。", "zh", "Relevant"),
+])
+def test_a_comparison_must_name_the_same_winner(keypoint, answer, language, expected):
+    keypoints = [keypoint, "Anderson Commerce Inc is a retailer." if language == "en" else "安华饮品股份有限公司。"]
+    assert judge_keypoints(answer, keypoints, language)[0].label == expected
+
+
+def test_a_role_given_to_another_person_is_wrong():
+    assert label("合议庭由审判长刘宁、审判员王红霞和人民陪审员廖建平组成。", "审判长为王红霞。", "zh") == "Wrong"
+    assert label("His attending physician was Doctor Sara Webster.",
+                 "The attending physician was Doctor Jason Ballard.", "en") == "Wrong"
+
+
+def test_negated_and_opposite_facts_are_wrong():
+    assert label("蔡兵曾因盗窃被判刑，有前科，应当从重处罚。", "被告人蔡兵无前科。", "zh") == "Wrong"
+    assert label("蔡兵曾因盗窃被判刑，有前科，应当从重处罚。", "上述情节可以从轻处罚。", "zh") == "Wrong"
+    assert label("The result, 86 g/L, is above the reference range of 130-175 g/L.",
+                 "With a reference range of 130-175 g/L, the result is below the reference range.", "en") == "Wrong"
+
+
+def test_a_keypoint_without_values_is_judged_by_its_words():
+    assert label("Eddie White was sentenced for taking bribes and convicted.",
+                 "Eddie White was convicted of taking bribes.", "en") == "Relevant"
+    assert label("Eddie White was fined $420,000.", "Eddie White was convicted of taking bribes.", "en") == "Irrelevant"
+
+
+def test_a_partial_answer_leaves_the_unstated_part_irrelevant():
+    lab = judge_keypoints("Revenue was $6.92 billion.", ["Operating revenue was $6.92 billion, an increase of 12.52%."],
+                          "en")[0]
+    assert lab.label == "Irrelevant" and lab.reason.startswith("partial:")
+
+
+def test_build_facts_require_the_names_they_carry():
+    keypoint = "鼎信医疗股份有限公司聘任杨玲为财务总监。"
+    facts = [[{"doc_id": 1, "key": "executive", "kind": "person", "text": "杨玲", "value": "杨玲", "unit": None}]]
+    answer = "鼎信医疗股份有限公司聘任杨兰英为财务总监。"
+    lab = judge_keypoints(answer, [keypoint], "zh", keypoint_facts=facts)[0]
+    assert (lab.label, lab.reason) == ("Irrelevant", "does not name 杨玲")
+    assert judge_keypoints("鼎信医疗股份有限公司聘任杨玲为财务总监。", [keypoint], "zh", keypoint_facts=facts)[0].label \
+        == "Relevant"
+
+
+# --- refusals and unanswerable questions ---------------------------------------------------------
+
+@pytest.mark.parametrize("answer, language", [
+    ("Unable to answer.", "en"),
+    ("I'm sorry, but the retrieved documents do not mention any credit rating.", "en"),
+    ("The provided context does not contain information about the stock price.", "en"),
+    ("I don't have enough information to determine which patient was younger.", "en"),
+    ("无法回答", "zh"),
+    ("资料中未披露该公司新获授权专利数量。", "zh"),
+    ("抱歉，检索到的文档中没有关于假释的信息。", "zh"),
+])
+def test_refusals_and_no_information_answers_are_refusals(answer, language):
+    assert is_refusal(answer, language)
+
+
+@pytest.mark.parametrize("answer, language", [
+    ("Net profit was $10.85 million.", "en"),
+    ("There is no explicit record, but the patient was most likely assigned bed 12.", "en"),
+    ("The total cost was $12,870; the records do not break down medication costs.", "en"),
+    ("翁秀芳于2022年10月获得假释。", "zh"),
+    ("", "en"),
+])
+def test_answers_that_assert_facts_or_guess_are_not_refusals(answer, language):
+    assert not is_refusal(answer, language)
+
+
+def test_a_refusal_is_irrelevant_not_wrong_on_an_answerable_question():
+    assert label("无法回答", "1. 被告人郭帆为大专文化。", "zh") == "Irrelevant"
+    assert label("I could not find the fine in the documents.", "1. The fine was $124,000.", "en") == "Irrelevant"
+
+
+def test_on_an_unanswerable_question_a_refusal_is_relevant_and_facts_are_wrong():
+    assert label("The documents do not say.", "Unable to answer", "en") == "Relevant"
+    assert label("The stock rose 18% in 2019.", "Unable to answer", "en") == "Wrong"
+    assert label("无法回答", "无法回答", "zh") == "Relevant"
+    assert label("刘秀兰的责任护士为王芳。", "无法回答", "zh") == "Wrong"
+    assert judge_keypoints("Some guess.", ["Unable to answer"], "en", unanswerable=True)[0].label == "Wrong"
+
+
+def test_an_empty_answer_addresses_nothing():
+    assert judge_keypoints("", ["Net profit was $10.85 million."], "en")[0].label == "Irrelevant"
+
+
+# --- calibration against hand labels --------------------------------------------------------------
+
+def _fixture() -> list[dict]:
+    return [json.loads(line) for line in FIXTURE.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def test_the_calibration_set_is_large_bilingual_and_balanced():
+    rows = _fixture()
+    by_language = Counter(r["language"] for r in rows)
+    by_label = Counter(r["label"] for r in rows)
+    assert len(rows) >= 120 and by_language["en"] >= 60 and by_language["zh"] >= 60
+    assert all(by_label[lab] / len(rows) >= 0.25 for lab in LABELS)
+    assert len({r["id"] for r in rows}) == len(rows)
+
+
+def test_the_judge_agrees_with_the_hand_labels():
+    groups: dict[tuple, list[dict]] = defaultdict(list)
+    for row in _fixture():
+        groups[(row["language"], row["question"], row["answer"])].append(row)
+    confusion: Counter = Counter()
+    right, total = Counter(), Counter()
+    for (language, _, answer), rows in groups.items():
+        labels = judge_keypoints(answer, [r["keypoint"] for r in rows], language)
+        for row, lab in zip(rows, labels):
+            confusion[(row["label"], lab.label)] += 1
+            total[language] += 1
+            right[language] += row["label"] == lab.label
+    accuracy = sum(right.values()) / sum(total.values())
+    print("\nkeypoint judge vs hand labels (rows: human, columns: judge)")
+    print(f"{'':>12}" + "".join(f"{lab:>12}" for lab in LABELS))
+    for human in LABELS:
+        print(f"{human:>12}" + "".join(f"{confusion[(human, judge)]:>12}" for judge in LABELS))
+    for language in sorted(total):
+        print(f"{language}: {right[language]}/{total[language]} = {right[language] / total[language]:.3f}")
+    print(f"overall: {accuracy:.3f}")
+    assert accuracy >= 0.85
+
+
+# --- speed ----------------------------------------------------------------------------------------
+
+def test_judging_is_fast_enough_for_ten_thousand_queries_in_ten_seconds():
+    rows = _fixture()
+    judge_keypoints(rows[0]["answer"], [rows[0]["keypoint"]], rows[0]["language"])  # load jieba first
+    judge_keypoints(rows[-1]["answer"], [rows[-1]["keypoint"]], rows[-1]["language"])
+    queries = 2_500  # a quarter of the budget: 10,000 queries x 4 keypoints in 10 s
+    jobs = []
+    for i in range(queries):
+        row = rows[i % len(rows)]
+        tag = "".join(chr(97 + (i // 26 ** k) % 26) for k in range(3))  # unique texts: no cache hits
+        keypoints = [f"{rows[(i + j) % len(rows)]['keypoint']} ({tag})" for j in range(4)]
+        jobs.append((f"{row['answer']} ({tag})", keypoints, row["language"]))
+    start = time.process_time()
+    for answer, keypoints, language in jobs:
+        judge_keypoints(answer, keypoints, language)
+    assert time.process_time() - start < 10.0 * queries / 10_000
