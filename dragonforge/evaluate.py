@@ -189,8 +189,7 @@ def score_query(query: dict, answer: SystemAnswer, labels: list[KeypointLabel | 
         record[name] = getattr(answer, name)
     record["error"] = answer.error
     record["failure"] = failure_label(record, qtype, contexts, gt.get("doc_ids") or [], documents, language)
-    record["answer"] = answer.answer
-    record["contexts"] = contexts
+    record["answer"] = answer.answer  # the retrieved chunks are in predictions.jsonl
     return record
 
 

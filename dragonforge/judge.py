@@ -179,9 +179,15 @@ def _date_value(y: int | None, m: int | None = None, d: int | None = None) -> st
 
 
 def _date_parts(v: str) -> tuple[int | None, int | None, int | None]:
-    parts = v.split("-")
-    y = None if parts[0] == "----" else int(parts[0])
-    return y, int(parts[1]) if len(parts) > 1 else None, int(parts[2]) if len(parts) > 2 else None
+    """(year, month, day) of a canonical date; "----" stands for an unknown year, and anything
+    that is not a date gives (None, None, None)."""
+    year, _, rest = (v[4:5] == "-" and v[:4], None, v[5:]) if v.startswith("----") else v.partition("-")
+    try:
+        y = None if year in ("----", False, "") else int(year)
+        parts = [int(p) for p in rest.split("-") if p] if rest else []
+    except ValueError:
+        return None, None, None
+    return y, parts[0] if parts else None, parts[1] if len(parts) > 1 else None
 
 
 def _zh_int(s: str) -> int:

@@ -71,6 +71,19 @@ def _sentences(text: str, language: str) -> tuple[str, ...]:
     return tuple(s.strip() for s in _segmenter().segment(text) if s.strip())
 
 
+_CLAIM_BOUNDARY = re.compile(r"(?<=[.!?])\s+(?=[\"'(A-Z0-9])")
+
+
+@lru_cache(maxsize=_CACHE)
+def _claims(text: str, language: str) -> tuple[str, ...]:
+    """Sentences of an answer for the offline attribution test (context_recall, faithfulness).
+    An approximation already, so English uses a plain punctuation rule instead of pysbd,
+    which costs about 2 ms a call on ten thousand answers."""
+    if language != "en":
+        return _sentences(text, language)
+    return tuple(p.strip() for p in _CLAIM_BOUNDARY.split(text.strip()) if p.strip())
+
+
 def split_sentences(text: str, language: str) -> list[str]:
     """Sentences as the reference implementation splits them: pysbd for en, 。！？ and newlines for zh."""
     return list(_sentences(text, language))
@@ -313,7 +326,7 @@ def context_recall(gt_answer: str, retrieved: Sequence[str], language: str) -> f
     matched as substrings) occur in the retrieved chunks joined. This is lexical evidence, not the
     LLM judgement Ragas uses; it misses paraphrase and cannot see contradictions.
     """
-    sentences = _sentences(gt_answer, language)
+    sentences = _claims(gt_answer, language)
     if not sentences or not retrieved:
         return 0.0
     context = " ".join(retrieved)

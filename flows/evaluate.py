@@ -135,7 +135,12 @@ def evaluate_flow(out_dir: str, config: ev.EvalConfig, llm_settings: LLMSettings
         answers = answer_task(config.system, documents, queries, config, llm_settings, out_dir, concurrency)
     else:
         answers = given_answers
-    labels, judge_usage = judge_task(queries, answers, config.judge, llm_settings, out_dir)
+    # The lexical judge is a fast local computation: run it here rather than hand ten thousand
+    # answers across a task boundary, which Prefect would walk to record the task's inputs.
+    if config.judge == "lexical":
+        labels, judge_usage = judge_task.fn(queries, answers, config.judge, llm_settings, out_dir)
+    else:
+        labels, judge_usage = judge_task(queries, answers, config.judge, llm_settings, out_dir)
     by_id = {d["doc_id"]: d for d in documents}
     records = [ev.score_query(q, answers[q["query"]["query_id"]], labels[q["query"]["query_id"]], config, by_id)
                for q in queries]
