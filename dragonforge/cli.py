@@ -40,16 +40,26 @@ def _csv(kind: str, allowed: tuple[str, ...]):
     return parse
 
 
-def _positive(name: str, maximum: int = 100_000):
+def _whole(name: str, minimum: int = 1, maximum: int | None = 100_000):
+    """A whole-number argument within [minimum, maximum], with a one-line error naming it."""
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{name} must be a whole number, not {text!r}") from None
-        if not 1 <= value <= maximum:
-            raise argparse.ArgumentTypeError(f"{name} must be between 1 and {maximum:,}, not {value}")
+        if value < minimum or (maximum is not None and value > maximum):
+            bound = f"between {minimum} and {maximum:,}" if maximum is not None else f"at least {minimum}"
+            raise argparse.ArgumentTypeError(f"{name} must be {bound}, not {value}")
         return value
     return parse
+
+
+def _positive(name: str, maximum: int = 100_000):
+    return _whole(name, 1, maximum)
+
+
+def _non_negative(name: str):
+    return _whole(name, 0, None)
 
 
 def _seed(text: str) -> int:
@@ -205,18 +215,6 @@ def _add_llm_arguments(parser: argparse.ArgumentParser, engine_flag: bool = True
                        help="stop cleanly after this many requests (finished work is kept)")
     group.add_argument("--max-cost", type=float, metavar="USD", help="stop cleanly once this much is spent")
     group.add_argument("--no-cache", action="store_true", help="do not read or write the response cache")
-
-
-def _non_negative(name: str):
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be a whole number, not {text!r}") from None
-        if value < 0:
-            raise argparse.ArgumentTypeError(f"{name} must not be negative")
-        return value
-    return parse
 
 
 def _llm_settings(args: argparse.Namespace):

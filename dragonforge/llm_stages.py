@@ -234,20 +234,8 @@ async def draft_qra_llm(llm: StructuredLLM, draft: QRA, configs: dict[int, Confi
                              genre=_genre(draft.domain, draft.language), question_type=draft.query_type.value,
                              type_description=(TYPE_DESCRIPTIONS_ZH if draft.language == "zh" else TYPE_DESCRIPTIONS)[draft.query_type], documents=documents,
                              schema_json=_schema_json(QRAReply))
-    problems: list[str] = []
-    raw = ""
-    for attempt in range(2):
-        if attempt:
-            messages = messages + [{"role": "assistant", "content": raw},
-                                   {"role": "user", "content": repair_message("; ".join(problems), draft.language)}]
-        done = await llm.complete("qra", messages, QRAReply, draft.language)
-        if not done.ok:
-            return _reject(draft, "qra", done.failure)
-        raw = done.value.model_dump_json()
-        qra, problems = _check_qra_reply(done.value, draft, docs, prefixes)
-        if qra is not None:
-            return qra
-    return _reject(draft, "qra", Failure(reason="; ".join(problems), raw=raw))
+    return await _ask_checked(llm, "qra", messages, QRAReply, draft,
+                              lambda reply: _check_qra_reply(reply, draft, docs, prefixes))
 
 
 def _check_qra_reply(reply: QRAReply, draft: QRA, docs: list[Config], prefixes: list[str]) -> tuple[QRA | None, list[str]]:
@@ -340,25 +328,37 @@ async def keypoints_llm(llm: StructuredLLM, qra: QRA) -> QRA | Rejection:
     messages = render_prompt("keypoints", qra.language, question=qra.question,
                              answer=qra.answer, question_type=qra.query_type.value,
                              schema_json=_schema_json(KeypointsReply))
+    return await _ask_checked(llm, "keypoints", messages, KeypointsReply, qra,
+                              lambda reply: _check_keypoints_reply(reply, qra))
+
+
+def _check_keypoints_reply(reply: KeypointsReply, qra: QRA) -> tuple[QRA | None, list[str]]:
+    texts = [re.sub(r"^\s*\d+[.、)]\s*", "", k).strip() for k in reply.keypoints]
+    problems = [f"keypoint {t!r} is not in {qra.language}" for t in texts if language_problem(t, qra.language)]
+    problems += ["an empty keypoint"] if any(not t for t in texts) else []
+    keypoints = [Keypoint(text=t, facts=[f for f in qra.facts if f.text in t]) for t in dict.fromkeys(texts)]
+    carried = {(f.doc_id, f.key) for kp in keypoints for f in kp.facts}
+    problems += [f"no keypoint states {f.text!r}" for f in qra.facts if (f.doc_id, f.key) not in carried]
+    return (None, problems[:4]) if problems else (qra.model_copy(update={"keypoints": keypoints}), [])
+
+
+async def _ask_checked(llm: StructuredLLM, stage: str, messages: list, reply_type, qra: QRA, check) -> QRA | Rejection:
+    """Ask; check the reply; on problems ask once more with them listed (in the prompt's
+    language); then reject with the reasons and the raw reply."""
     problems: list[str] = []
     raw = ""
     for attempt in range(2):
         if attempt:
             messages = messages + [{"role": "assistant", "content": raw},
                                    {"role": "user", "content": repair_message("; ".join(problems), qra.language)}]
-        done = await llm.complete("keypoints", messages, KeypointsReply, qra.language)
+        done = await llm.complete(stage, messages, reply_type, qra.language)
         if not done.ok:
-            return _reject(qra, "keypoints", done.failure)
+            return _reject(qra, stage, done.failure)
         raw = done.value.model_dump_json()
-        texts = [re.sub(r"^\s*\d+[.、)]\s*", "", k).strip() for k in done.value.keypoints]
-        problems = [f"keypoint {t!r} is not in {qra.language}" for t in texts if language_problem(t, qra.language)]
-        problems += ["an empty keypoint"] if any(not t for t in texts) else []
-        keypoints = [Keypoint(text=t, facts=[f for f in qra.facts if f.text in t]) for t in dict.fromkeys(texts)]
-        carried = {(f.doc_id, f.key) for kp in keypoints for f in kp.facts}
-        problems += [f"no keypoint states {f.text!r}" for f in qra.facts if (f.doc_id, f.key) not in carried]
-        if not problems:
-            return qra.model_copy(update={"keypoints": keypoints})
-    return _reject(qra, "keypoints", Failure(reason="; ".join(problems[:4]), raw=raw))
+        result, problems = check(done.value)
+        if result is not None:
+            return result
+    return _reject(qra, stage, Failure(reason="; ".join(problems), raw=raw))
 
 
 # --- stage 1: schema ------------------------------------------------------------------------------
