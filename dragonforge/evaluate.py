@@ -230,15 +230,16 @@ def failure_label(record: dict[str, Any], qtype: QueryType, contexts: list[str],
 
 
 def _touches(contexts: list[str], doc_ids: list[int], documents: dict[int, dict], language: str) -> bool:
-    """Whether any retrieved chunk holds a sentence of a gold document."""
+    """Whether any retrieved chunk comes from a gold document: most of its sentences are in
+    it (one shared boilerplate sentence is not enough)."""
     for doc_id in doc_ids:
         doc = documents.get(doc_id)
         if not doc:
             return True  # without the documents we cannot tell: do not blame retrieval
         content = doc["content"]
         for chunk in contexts:
-            sentences = metrics.split_sentences(metrics.strip_metadata(chunk), language)
-            if any(len(s) > 8 and s in content for s in sentences):
+            sentences = [s for s in metrics.split_sentences(metrics.strip_metadata(chunk), language) if len(s) > 8]
+            if sentences and sum(s in content for s in sentences) * 2 > len(sentences):
                 return True
     return False
 

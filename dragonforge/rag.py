@@ -30,6 +30,9 @@ from dragonforge.systems import Query, SystemAnswer
 
 # --- sentences ----------------------------------------------------------------------------------
 
+
+logging.getLogger("bm25s").setLevel(logging.WARNING)  # its index-building lines are noise in our progress
+
 _ZH_SENTENCE = re.compile(r"[^\n]*?[。！？]|[^\n]+")
 
 
