@@ -12,6 +12,9 @@ $(BIN)/dragonforge: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip uv
 	$(BIN)/uv pip install -q --python $(BIN)/python -e '.[dev]'
+	# rouge-chinese also ships a copy of the `rouge` package that overwrites the real one when it
+	# lands second; reinstall `rouge` so English ROUGE-L in --compat rageval is the real package's.
+	$(BIN)/uv pip install -q --python $(BIN)/python --reinstall --no-deps 'rouge==1.0.1'
 	touch $@
 
 install: $(BIN)/dragonforge

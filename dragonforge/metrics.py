@@ -393,6 +393,10 @@ def rouge_l_compat(prediction: str, reference: str, language: str) -> float:
     else:
         with _quiet_import():
             from rouge import Rouge
+        if Rouge.__module__.startswith("rouge_chinese"):
+            # rouge-chinese ships a copy of the `rouge` package that can overwrite the real one.
+            raise RuntimeError("the installed `rouge` package is rouge-chinese's copy; English ROUGE-L in compat "
+                               "mode needs the real one: pip install --force-reinstall --no-deps rouge==1.0.1")
         hyp, ref = prediction, reference
         scorer = Rouge(metrics=["rouge-l"])
     if not hyp.strip() or not ref.strip():
