@@ -157,20 +157,26 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--benchmark", type=Path, dest="benchmark_opt", metavar="BENCH_DIR",
                           help="benchmark directory (same as the positional; with --predictions, optional)")
     source = evaluate.add_mutually_exclusive_group(required=True)
-    source.add_argument("--system", help="bm25 (the built-in baseline), an http(s):// endpoint taking "
-                                         "{query, language} and returning {answer, contexts}, or python:module:function")
+    source.add_argument("--system", help="bm25 or dense (the built-in baseline with a BM25 or an embeddings "
+                                         "retriever), an http(s):// endpoint taking {query, language} and returning "
+                                         "{answer, contexts}, or python:module:function")
     source.add_argument("--predictions", type=Path, metavar="FILE",
                         help="a DRAGONBall-format file with prediction.content and prediction.references filled")
     evaluate.add_argument("--out", type=Path, required=True, help="evaluation directory to write")
-    evaluate.add_argument("--top-k", type=_positive("--top-k", 1000), default=5, help="chunks retrieved (bm25; default 5)")
+    evaluate.add_argument("--top-k", type=_positive("--top-k", 1000), default=5,
+                          help="chunks retrieved (bm25/dense; default 5)")
     evaluate.add_argument("--chunk-size", type=_positive("--chunk-size", 100_000), default=512,
-                          help="characters per chunk (bm25; default 512)")
+                          help="characters per chunk (bm25/dense; default 512)")
     evaluate.add_argument("--overlap", type=_non_negative("--overlap"), default=64,
-                          help="characters carried into the next chunk (bm25; default 64)")
+                          help="characters carried into the next chunk (bm25/dense; default 64)")
     evaluate.add_argument("--metadata-prefix", action="store_true",
-                          help="start each chunk with its document's entity, as the paper does (bm25)")
+                          help="start each chunk with its document's entity, as the paper does (bm25/dense)")
     evaluate.add_argument("--generator", choices=["extractive", "llm"], default="extractive",
-                          help="answer writer of the bm25 baseline (default: extractive, offline)")
+                          help="answer writer of the baseline (default: extractive, offline)")
+    evaluate.add_argument("--embedding-model", metavar="NAME",
+                          help="embeddings model, for --system dense and, with --judge llm, answer relevancy")
+    evaluate.add_argument("--embedding-base-url", metavar="URL",
+                          help="embeddings endpoint (default: --base-url); the key is read from --api-key-env")
     evaluate.add_argument("--judge", choices=["lexical", "llm"], default="lexical",
                           help="keypoint judge (default: lexical, offline)")
     evaluate.add_argument("--k", type=_positive("--k", 1000), default=5, help="K of Recall@K, nDCG@K, context precision@K")
@@ -360,20 +366,23 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         raise InputError(f"{bench} has no queries.jsonl: not a benchmark directory")
     if args.predictions and not args.predictions.is_file():
         raise InputError(f"--predictions {args.predictions} is not a file")
-    if args.system and not (args.system == "bm25" or args.system.startswith(("http://", "https://", "python:"))):
-        raise InputError(f"--system {args.system!r}: use bm25, an http(s):// URL or python:module:function")
-    needs_llm = args.judge == "llm" or (args.system == "bm25" and args.generator == "llm")
+    builtin = args.system in ("bm25", "dense")
+    if args.system and not (builtin or args.system.startswith(("http://", "https://", "python:"))):
+        raise InputError(f"--system {args.system!r}: use bm25, dense, an http(s):// URL or python:module:function")
+    needs_llm = args.judge == "llm" or (builtin and args.generator == "llm")
     args.engine = "llm" if needs_llm else "offline"
     settings = _llm_settings(args)
+    embedder = _embedder_settings(args, needed=args.system == "dense")
     config = EvalConfig(system=args.system or f"predictions:{args.predictions}", judge=args.judge,
                         compat=args.compat or "default", k=args.k,
-                        top_k=args.top_k if args.system == "bm25" else None,
-                        chunk_size=args.chunk_size if args.system == "bm25" else None,
-                        overlap=args.overlap if args.system == "bm25" else None,
-                        metadata_prefix=args.metadata_prefix, generator=args.generator if args.system == "bm25" else None,
+                        top_k=args.top_k if builtin else None,
+                        chunk_size=args.chunk_size if builtin else None,
+                        overlap=args.overlap if builtin else None,
+                        metadata_prefix=args.metadata_prefix, generator=args.generator if builtin else None,
                         benchmark=str(bench.resolve()) if bench else None,
                         predictions=str(args.predictions.resolve()) if args.predictions else None,
-                        llm_model=settings.model if settings else None)
+                        llm_model=settings.model if settings else None,
+                        embedding_model=embedder.model if embedder else None)
     _check_eval_dir(args.out, config)
     if args.predictions:
         from dragonforge.evaluate import load_inputs
@@ -384,10 +393,32 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
 
     with exclusive_lock(args.out, "dragonforge evaluate"):
         (args.out / ".dragonforge" / "config.json").write_text(config.model_dump_json(indent=2))
-        return _run_evaluate(args, config, settings)
+        return _run_evaluate(args, config, settings, embedder)
 
 
-def _run_evaluate(args: argparse.Namespace, config, settings) -> int:
+def _embedder_settings(args: argparse.Namespace, needed: bool):
+    """Where embeddings come from, or None when nothing needs them."""
+    if needed and not args.embedding_model:
+        raise InputError("--system dense needs --embedding-model (and --embedding-base-url or --base-url)")
+    if not args.embedding_model:
+        if args.embedding_base_url:
+            raise InputError("--embedding-base-url needs --embedding-model")
+        return None
+    if not (needed or args.judge == "llm"):
+        raise InputError("--embedding-model is used by --system dense and by --judge llm (answer relevancy); "
+                         "this run uses neither")
+    from dragonforge.rag import EmbedderSettings
+
+    url = args.embedding_base_url or args.base_url
+    if not url:
+        raise InputError("--embedding-model needs --embedding-base-url or --base-url")
+    if not re.match(r"https?://[^/\s]+", url):
+        raise InputError(f"--embedding-base-url {url!r} is not an http(s) URL")
+    return EmbedderSettings(base_url=url, model=args.embedding_model, api_key_env=args.api_key_env,
+                            timeout_s=args.timeout)
+
+
+def _run_evaluate(args: argparse.Namespace, config, settings, embedder=None) -> int:
     from dragonforge.progress import make_progress
     from flows._env import configure_prefect
 
@@ -399,7 +430,16 @@ def _run_evaluate(args: argparse.Namespace, config, settings) -> int:
 
         set_progress(progress)
         progress.note(f"Evaluating {config.system} into {args.out} (starting Prefect in ephemeral mode)")
-        scores = evaluate_flow(str(args.out), config, llm_settings=settings, concurrency=args.concurrency)
+        scores = evaluate_flow(str(args.out), config, llm_settings=settings, concurrency=args.concurrency,
+                               embedder=embedder)
+    except DragonforgeError as exc:
+        progress.close()
+        from dragonforge.llm import BudgetExceeded, LLMUnavailable
+
+        if isinstance(exc, (BudgetExceeded, LLMUnavailable)):
+            raise type(exc)(f"stopped: {exc}. Answers and replies received so far are kept in {args.out}; "
+                            f"run the command again (with a larger budget) to finish") from None
+        raise
     except KeyboardInterrupt:
         progress.close()
         print(f"dragonforge evaluate: interrupted; answers so far are kept in {args.out}. "

@@ -13,16 +13,18 @@ import json
 import math
 from collections import defaultdict
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from dragonforge import metrics
+from dragonforge import metrics, ragas
 from dragonforge.errors import InputError
 from dragonforge.files import read_jsonl
 from dragonforge.judge import KeypointLabel, is_refusal, judge_keypoints
 from dragonforge.llm import StructuredLLM
 from dragonforge.models import UNANSWERABLE_ANSWER, QueryType
+from dragonforge.ragas import Embeds, Scores
 from dragonforge.systems import SystemAnswer
 
 JudgeName = Literal["lexical", "llm"]
@@ -54,6 +56,7 @@ class EvalConfig(BaseModel):
     benchmark: str | None = None
     predictions: str | None = None
     llm_model: str | None = None
+    embedding_model: str | None = None  # dense retrieval and (with the LLM judge) answer relevancy
 
 
 # --- loading ----------------------------------------------------------------------------------
@@ -135,8 +138,14 @@ def _plain_keypoints(keypoints: list[str]) -> list[str]:
 
 
 def score_query(query: dict, answer: SystemAnswer, labels: list[KeypointLabel | None], config: EvalConfig,
-                documents: dict[int, dict]) -> dict[str, Any]:
-    """Every metric of one query, under its name; None where it does not apply."""
+                documents: dict[int, dict], llm_scores: Scores | None = None,
+                oracle_labels: list[KeypointLabel] | None = None) -> dict[str, Any]:
+    """Every metric of one query, under its name; None where it does not apply.
+
+    ``llm_scores`` (LLM judge) replace the offline approximations of faithfulness and context
+    precision and add answer relevancy and retrieval agreement. Without them, retrieval
+    agreement is approximated offline from ``oracle_labels``, the lexical judge's labels of the
+    oracle answer: the two answers agree when every keypoint gets the same label."""
     q, gt = query["query"], query["ground_truth"]
     language = query.get("language", "en")
     qtype = QueryType(q["query_type"])
@@ -185,6 +194,13 @@ def score_query(query: dict, answer: SystemAnswer, labels: list[KeypointLabel | 
     record["refusal_accuracy"] = (1.0 if refused else 0.0) if unanswerable else None
     record["refused"] = refused
     record["retrieval_agreement"] = None
+    if oracle_labels is not None and answer.oracle_answer is not None:
+        record["retrieval_agreement"] = 1.0 if [lab.label for lab in oracle_labels] == [
+            lab.label for lab in labels if lab is not None] else 0.0
+    record["llm_failures"] = []
+    if llm_scores is not None:
+        record.update(llm_scores.values)
+        record["llm_failures"] = llm_scores.failures
     for name in SYSTEM_METRICS:
         record[name] = getattr(answer, name)
     record["error"] = answer.error
@@ -278,6 +294,7 @@ def aggregate(records: list[dict[str, Any]], config: EvalConfig) -> dict[str, An
         "left_out_of_retrieval_means": no_refs,
         "system_errors": sum(1 for r in records if r.get("error")),
         "judge_failures": sum(r.get("judge_failures", 0) for r in records),
+        "llm_metric_failures": sum(len(r.get("llm_failures") or []) for r in records),
         "failures": failures,
     }
     return {"overall": means(records), "by_type": grouped("query_type"), "by_language": grouped("language"),
@@ -301,16 +318,34 @@ def lexical_labels(query: dict, answer: SystemAnswer) -> list[KeypointLabel]:
                            keypoint_facts=gt.get("keypoint_facts"), unanswerable=unanswerable)
 
 
-async def llm_labels(llm: StructuredLLM, queries: list[dict], answers: dict[int, SystemAnswer]) -> dict[int, list]:
-    async def one(query: dict) -> tuple[int, list]:
-        qid = query["query"]["query_id"]
-        unanswerable = query["query"]["query_type"] == QueryType.UNANSWERABLE.value
-        labels = await llm_judge(llm, query["query"]["content"], answers[qid].answer,
-                                 _plain_keypoints(query["ground_truth"].get("keypoints") or []),
-                                 query.get("language", "en"), unanswerable)
-        return qid, labels
+def oracle_labels(query: dict, answer: SystemAnswer) -> list[KeypointLabel] | None:
+    """The lexical judge's labels of the oracle answer (offline retrieval agreement)."""
+    if answer.oracle_answer is None:
+        return None
+    return lexical_labels(query, SystemAnswer(query_id=answer.query_id, answer=answer.oracle_answer))
 
-    return dict(await asyncio.gather(*(one(q) for q in queries)))
+
+async def llm_judgements(llm: StructuredLLM, queries: list[dict], answers: dict[int, SystemAnswer],
+                         embedder: Embeds | None = None, k: int = 5,
+                         on_done: Callable[[], None] | None = None) -> tuple[dict[int, list], dict[int, Scores]]:
+    """Keypoint labels and the LLM-mode metrics (faithfulness, context precision, answer
+    relevancy, retrieval agreement) of every query."""
+    async def one(query: dict) -> tuple[int, list, Scores]:
+        q, gt = query["query"], query["ground_truth"]
+        qid, language, answer = q["query_id"], query.get("language", "en"), answers[q["query_id"]]
+        unanswerable = q["query_type"] == QueryType.UNANSWERABLE.value
+        labels, scores = await asyncio.gather(
+            llm_judge(llm, q["content"], answer.answer, _plain_keypoints(gt.get("keypoints") or []), language,
+                      unanswerable),
+            ragas.score(llm, embedder, question=q["content"], answer=answer.answer, contexts=answer.contexts,
+                        reference_answer=gt.get("content") if gt.get("references") else None,
+                        oracle_answer=answer.oracle_answer, k=k, language=language, unanswerable=unanswerable))
+        if on_done:
+            on_done()
+        return qid, labels, scores
+
+    done = await asyncio.gather(*(one(q) for q in queries))
+    return {qid: labels for qid, labels, _ in done}, {qid: scores for qid, _, scores in done}
 
 
 def predictions_records(queries: list[dict], answers: dict[int, SystemAnswer]) -> list[dict]:

@@ -17,6 +17,9 @@ from dragonforge.llm import Message
 from dragonforge.resources import resource_dir
 
 STAGES = ("schema", "narrative", "section", "qra", "references", "refine", "keypoints")
+# Evaluation prompts: the keypoint judge (dragonforge.evaluate) and the Ragas-style metrics and
+# LLM-retEval agreement (dragonforge.ragas); their reply models live next to their callers.
+EVAL_STAGES = ("judge", "claims", "support", "context_use", "questions", "agreement")
 
 
 class _Reply(BaseModel):

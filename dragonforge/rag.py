@@ -270,13 +270,33 @@ class Embedder:
         for i in range(0, len(texts), self.batch_size):
             batch = list(texts[i:i + self.batch_size])
             response = await self._client.embeddings.create(model=self.model, input=batch, encoding_format="float")
-            rows += [item.embedding for item in sorted(response.data, key=lambda d: d.index)]
+            rows += [_pooled(item.embedding) for item in sorted(response.data, key=lambda d: d.index)]
         matrix = np.asarray(rows, dtype=np.float32).reshape(len(texts), -1)
         norms = np.linalg.norm(matrix, axis=1, keepdims=True)
         return matrix / np.where(norms == 0, 1, norms)
 
     async def aclose(self) -> None:
         await self._client.close()
+
+
+class EmbedderSettings(BaseModel):
+    """Where embeddings come from: an OpenAI-compatible ``/embeddings`` endpoint."""
+
+    base_url: str
+    model: str
+    api_key_env: str = "OPENAI_API_KEY"
+    timeout_s: float = 60.0
+
+    def make(self) -> Embedder:
+        return Embedder(self.base_url, self.model, api_key_env=self.api_key_env, timeout_s=self.timeout_s)
+
+
+def _pooled(embedding: Any) -> list[float]:
+    """One vector per text. llama.cpp's server, for a model without a pooling layer (a chat model
+    such as SmolLM2), answers one vector per token: those are mean-pooled."""
+    if embedding and isinstance(embedding[0], (list, tuple)):
+        return np.asarray(embedding, dtype=np.float32).mean(axis=0).tolist()
+    return embedding
 
 
 class DenseRetriever:
@@ -470,9 +490,11 @@ class BaselineRAG:
         if retriever == "dense" and embedder is None:
             raise ValueError("a dense retriever needs an embedder")
         self.generator = generator or ExtractiveGenerator()
+        self.embedder = embedder
         self.top_k = top_k
         self.scope = scope
         self.chunks = chunk_documents(documents, chunk_size, overlap, metadata_prefix)
+        self._by_sentence: dict[tuple[str, str], list[Chunk]] | None = None  # for gold_chunks
         if hasattr(self.generator, "fit"):
             self.generator.fit(self.chunks)
         groups: dict[tuple[str, str], list[Chunk]] = {}
@@ -486,6 +508,46 @@ class BaselineRAG:
 
     def _key(self, domain: str, language: str) -> tuple[str, str]:
         return (domain.lower() if self.scope == "domain" else "", language)
+
+    async def aclose(self) -> None:
+        """Close the clients this system opened (embeddings endpoint, LLM generator)."""
+        if self.embedder is not None:
+            await self.embedder.aclose()
+        llm = getattr(self.generator, "llm", None)
+        if llm is not None:
+            await llm.aclose()
+
+    def gold_chunks(self, query: Query, references: list[str]) -> list[Chunk]:
+        """What an ideal retriever would return from this index: for each reference, in order,
+        the chunks holding its sentences (each chunk once). A reference no chunk holds (another
+        chunking of the text) is passed as a chunk of its own."""
+        if self._by_sentence is None:
+            self._by_sentence = {}
+            for chunk in self.chunks:
+                for sentence in chunk.sentences:
+                    self._by_sentence.setdefault((chunk.language, sentence), []).append(chunk)
+        chosen: list[Chunk] = []
+        for i, reference in enumerate(references):
+            found = [c for sentence in split_sentences(reference, query.language)
+                     for c in self._by_sentence.get((query.language, sentence), ())[:1]]
+            if not found:
+                found = [Chunk(text=reference, doc_id=-1, index=i, language=query.language, domain=query.domain,
+                               sentences=tuple(split_sentences(reference, query.language)))]
+            chosen += [c for c in found if c not in chosen]
+        return chosen
+
+    async def answer_from(self, query: Query, references: list[str]) -> str | None:
+        """The answer this system's generator writes from the gold references (the chunks an
+        ideal retriever would return, ``gold_chunks``) instead of the retrieved chunks: the
+        LLM-retEval oracle. None when the generator failed."""
+        chunks = self.gold_chunks(query, references)
+        try:
+            generation = await self.generator.generate(query.question, chunks, query.language)
+        except BudgetExceeded:
+            raise
+        except Exception:  # an endpoint error: no oracle answer for this query
+            return None
+        return None if generation.error else generation.answer
 
     async def answer(self, query: Query) -> SystemAnswer:
         t0 = time.perf_counter()

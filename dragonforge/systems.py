@@ -43,6 +43,9 @@ class SystemAnswer(BaseModel):
     completion_tokens: int | None = None
     cost: float | None = None
     error: str | None = None  # set when this query failed: recorded, never raised
+    # The answer the same generator writes from the gold references (built-in systems only;
+    # LLM-retEval compares it with ``answer``).
+    oracle_answer: str | None = None
 
 
 class Query(BaseModel):

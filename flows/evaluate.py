@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from flows._env import configure_prefect
@@ -24,6 +25,8 @@ from dragonforge.errors import DragonforgeError  # noqa: E402
 from dragonforge.files import write_jsonl_atomic, write_text_atomic  # noqa: E402
 from dragonforge.llm import LLMAccount, LLMSettings, StructuredLLM  # noqa: E402
 from dragonforge.progress import NullProgress, Progress  # noqa: E402
+from dragonforge.rag import EmbedderSettings  # noqa: E402
+from dragonforge.ragas import Scores  # noqa: E402
 from dragonforge.systems import Query, SystemAnswer  # noqa: E402
 
 _progress: Progress = NullProgress()
@@ -41,7 +44,7 @@ def _state(out: Path) -> Path:
 
 
 def make_system(spec: str, documents: list[dict], config: ev.EvalConfig, llm_settings: LLMSettings | None,
-                out: Path, concurrency: int):
+                out: Path, concurrency: int, embedder: EmbedderSettings | None = None):
     """The system under test named by ``--system``."""
     from dragonforge import rag, systems
 
@@ -49,19 +52,21 @@ def make_system(spec: str, documents: list[dict], config: ev.EvalConfig, llm_set
         return systems.HTTPSystem(spec, concurrency=concurrency)
     if spec.startswith("python:"):
         return systems.PythonSystem(spec.removeprefix("python:"))
-    if spec == "bm25":
+    if spec in ("bm25", "dense"):
         if config.generator == "llm":
             generator = rag.LLMGenerator(StructuredLLM(llm_settings, cache_path=_state(out) / "llm-cache.sqlite"))
         else:
             generator = rag.ExtractiveGenerator()
         return rag.BaselineRAG(documents, chunk_size=config.chunk_size or 512, overlap=config.overlap or 64,
-                               top_k=config.top_k or 5, metadata_prefix=config.metadata_prefix, generator=generator)
-    raise DragonforgeError(f"unknown --system {spec!r}; use bm25, an http(s):// URL or python:module:function")
+                               top_k=config.top_k or 5, metadata_prefix=config.metadata_prefix, generator=generator,
+                               retriever=spec, embedder=embedder.make() if embedder else None)
+    raise DragonforgeError(f"unknown --system {spec!r}; use bm25, dense, an http(s):// URL or python:module:function")
 
 
 @task(name="answer", cache_policy=NO_CACHE)
 def answer_task(spec: str, documents: list[dict], queries: list[dict], config: ev.EvalConfig,
-                llm_settings: LLMSettings | None, out_dir: str, concurrency: int) -> dict[int, SystemAnswer]:
+                llm_settings: LLMSettings | None, out_dir: str, concurrency: int,
+                embedder: EmbedderSettings | None = None) -> dict[int, SystemAnswer]:
     out = Path(out_dir)
     store = _state(out) / "answers.jsonl"
     answers: dict[int, SystemAnswer] = {}
@@ -74,7 +79,9 @@ def answer_task(spec: str, documents: list[dict], queries: list[dict], config: e
     _progress.start("answers", len(queries))
     _progress.advance("answers", len(queries) - len(todo))
     if todo:
-        system = make_system(spec, documents, config, llm_settings, out, concurrency)
+        system = make_system(spec, documents, config, llm_settings, out, concurrency, embedder)
+        # A built-in system also answers from the gold references (LLM-retEval's oracle).
+        oracle = getattr(system, "answer_from", None)
 
         async def run() -> None:
             sem = asyncio.Semaphore(concurrency)
@@ -84,6 +91,9 @@ def answer_task(spec: str, documents: list[dict], queries: list[dict], config: e
                                   domain=q.get("domain", ""), question=q["query"]["content"])
                     async with sem:
                         a = await system.answer(query)
+                        references = q["ground_truth"].get("references") or []
+                        if oracle and references and not a.error:
+                            a.oracle_answer = await oracle(query, references)
                     answers[a.query_id] = a
                     sink.write(a.model_dump_json() + "\n")
                     sink.flush()
@@ -100,54 +110,73 @@ def answer_task(spec: str, documents: list[dict], queries: list[dict], config: e
 
 @task(name="judge", cache_policy=NO_CACHE)
 def judge_task(queries: list[dict], answers: dict[int, SystemAnswer], judge: str,
-               llm_settings: LLMSettings | None, out_dir: str) -> tuple[dict[int, list], dict]:
+               llm_settings: LLMSettings | None, out_dir: str, k: int = 5,
+               embedder: EmbedderSettings | None = None) -> Judged:
+    """Keypoint labels of every query; with the LLM judge also the LLM-mode metrics, without it
+    the lexical labels of the oracle answers (offline retrieval agreement)."""
     _progress.start("judged", len(queries))
     if judge == "lexical":
-        labels = {}
+        labels, oracle = {}, {}
         for q in queries:
-            labels[q["query"]["query_id"]] = ev.lexical_labels(q, answers[q["query"]["query_id"]])
+            qid = q["query"]["query_id"]
+            labels[qid] = ev.lexical_labels(q, answers[qid])
+            oracle[qid] = ev.oracle_labels(q, answers[qid])
             _progress.advance("judged")
-        return labels, {}
+        return Judged(labels=labels, oracle_labels=oracle)
     account = LLMAccount(llm_settings, _state(Path(out_dir)) / "judge-calls.jsonl")
 
     async def run():
         llm = StructuredLLM(llm_settings, cache_path=_state(Path(out_dir)) / "llm-cache.sqlite", account=account)
-        account.on_call = lambda stage: _progress.advance("judged")
+        embed = embedder.make() if embedder else None
         try:
-            return await ev.llm_labels(llm, queries, answers)
+            return await ev.llm_judgements(llm, queries, answers, embed, k, on_done=lambda: _progress.advance("judged"))
         finally:
             await llm.aclose()
+            if embed:
+                await embed.aclose()
 
-    labels = asyncio.run(run())
-    account.close()
-    return labels, account.report()
+    try:
+        labels, scores = asyncio.run(run())
+    finally:
+        account.close()
+    return Judged(labels=labels, llm_scores=scores, usage=account.report())
+
+
+@dataclass
+class Judged:
+    labels: dict[int, list]
+    oracle_labels: dict[int, list | None] = field(default_factory=dict)
+    llm_scores: dict[int, Scores] = field(default_factory=dict)
+    usage: dict = field(default_factory=dict)
 
 
 @flow(name="evaluate", log_prints=False, validate_parameters=False)
 def evaluate_flow(out_dir: str, config: ev.EvalConfig, llm_settings: LLMSettings | None = None,
-                  concurrency: int = 8) -> dict:
+                  concurrency: int = 8, embedder: EmbedderSettings | None = None) -> dict:
     """Inputs are read from ``config.benchmark`` / ``config.predictions`` inside the flow, so
     Prefect records paths, not ten thousand queries."""
     out = Path(out_dir)
     t0 = time.perf_counter()
     documents, queries, given_answers = ev.load_inputs(config)
     if given_answers is None:
-        answers = answer_task(config.system, documents, queries, config, llm_settings, out_dir, concurrency)
+        answers = answer_task(config.system, documents, queries, config, llm_settings, out_dir, concurrency,
+                              embedder)
     else:
         answers = given_answers
     # The lexical judge is a fast local computation: run it here rather than hand ten thousand
     # answers across a task boundary, which Prefect would walk to record the task's inputs.
-    if config.judge == "lexical":
-        labels, judge_usage = judge_task.fn(queries, answers, config.judge, llm_settings, out_dir)
-    else:
-        labels, judge_usage = judge_task(queries, answers, config.judge, llm_settings, out_dir)
+    judge = judge_task.fn if config.judge == "lexical" else judge_task
+    judged = judge(queries, answers, config.judge, llm_settings, out_dir, config.k, embedder)
     by_id = {d["doc_id"]: d for d in documents}
-    records = [ev.score_query(q, answers[q["query"]["query_id"]], labels[q["query"]["query_id"]], config, by_id)
-               for q in queries]
+    records = []
+    for q in queries:
+        qid = q["query"]["query_id"]
+        records.append(ev.score_query(q, answers[qid], judged.labels[qid], config, by_id,
+                                      llm_scores=judged.llm_scores.get(qid), oracle_labels=judged.oracle_labels.get(qid)))
     scores = ev.aggregate(records, config)
     scores["timings"] = {"seconds": round(time.perf_counter() - t0, 3)}
-    if judge_usage:
-        scores["llm_usage"] = judge_usage
+    if judged.usage:
+        scores["llm_usage"] = judged.usage
     write_results(out, records, scores, ev.predictions_records(queries, answers))
     return scores
 

@@ -7,6 +7,9 @@ import json
 import os
 import subprocess
 import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import polars as pl
@@ -112,6 +115,10 @@ def test_the_evaluate_command_writes_scores_per_query_and_predictions(bench, tmp
     assert {"query_id", "query_type", "language", "recall", "completeness", "labels", "failure"} <= set(per_query[0])
     predictions = [json.loads(line) for line in (out / "predictions.jsonl").read_text().splitlines()]
     assert all(p["prediction"]["references"] for p in predictions)
+    # The baseline also answered from the gold references: LLM-retEval agreement, offline.
+    answerable = [r for r in per_query if r["query_type"] != QueryType.UNANSWERABLE.value]
+    assert {r["retrieval_agreement"] for r in answerable} == {0.0, 1.0}
+    assert 0 < scores["overall"]["retrieval_agreement"] < 1
 
     # The predictions file it wrote scores the same through --predictions (retrieval and
     # ROUGE-L need only the file).
@@ -122,6 +129,7 @@ def test_the_evaluate_command_writes_scores_per_query_and_predictions(bench, tmp
     rescored = json.loads((again / "scores.json").read_text())
     for name in ("recall", "eir", "rouge_l", "completeness"):
         assert rescored["overall"][name] == pytest.approx(scores["overall"][name]), name
+    assert rescored["overall"]["retrieval_agreement"] is None  # a predictions file has no oracle answers
 
 
 def test_a_bad_predictions_file_is_refused_naming_its_line(bench, tmp_path, prefect_home):
@@ -133,3 +141,123 @@ def test_a_bad_predictions_file_is_refused_naming_its_line(bench, tmp_path, pref
     assert proc.returncode == 1
     assert "line 2" in proc.stderr
     assert not (tmp_path / "e").exists()
+
+
+# --- retrieval agreement (LLM-retEval), offline ----------------------------------------------------
+
+
+def test_offline_retrieval_agreement_compares_the_judge_labels_of_the_two_answers(bench):
+    from dragonforge.evaluate import oracle_labels
+
+    documents, queries = load_benchmark(bench)
+    q = next(q for q in queries if q["query"]["query_type"] == QueryType.FACTUAL.value)
+    gold = q["ground_truth"]["content"]
+    config = EvalConfig(system="bm25")
+
+    def agreement(answer: str, oracle: str | None) -> float | None:
+        a = SystemAnswer(query_id=q["query"]["query_id"], answer=answer, contexts=[], oracle_answer=oracle)
+        return score_query(q, a, lexical_labels(q, a), config, {}, oracle_labels=oracle_labels(q, a))[
+            "retrieval_agreement"]
+
+    assert agreement(gold, gold) == 1.0
+    assert agreement("Unable to answer", gold) == 0.0
+    assert agreement("Unable to answer", "Unable to answer") == 1.0  # both miss the same way: they agree
+    assert agreement(gold, None) is None  # no oracle answer (an external system)
+
+
+# --- the command with external systems, resuming, and its input checks ------------------------------
+
+RAG_MODULE = '''
+def answer(question, language):
+    if "revenue" in question.lower() or "营业收入" in question:
+        raise RuntimeError("revenue index offline")
+    return {"answer": "Unable to answer" if language == "en" else "无法回答", "contexts": ["no chunk"],
+            "latency_ms": 12.5, "usage": {"prompt_tokens": 100, "completion_tokens": 7, "cost": 0.001}}
+'''
+
+
+def test_a_python_callable_is_scored_with_its_failures_recorded_per_query(bench, tmp_path, prefect_home):
+    (tmp_path / "team_rag.py").write_text(RAG_MODULE, encoding="utf-8")
+    out = tmp_path / "eval"
+    proc = _cli(str(bench), "--system", "python:team_rag:answer", "--out", str(out), cwd=tmp_path, home=prefect_home)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    records = [json.loads(line) for line in (out / "per_query.jsonl").read_text().splitlines()]
+    failed = [r for r in records if r["error"]]
+    assert failed and all(r["error"] == "RuntimeError: revenue index offline" for r in failed)
+    scores = json.loads((out / "scores.json").read_text())
+    assert scores["counts"]["system_errors"] == len(failed) < len(records)
+    assert scores["overall"]["latency_p50_ms"] == 12.5 and scores["overall"]["cost"] == pytest.approx(0.001)
+    assert scores["overall"]["refusal_accuracy"] == 1.0  # it refuses everything, unanswerable questions included
+    assert scores["overall"]["retrieval_agreement"] is None  # no oracle answer from an external system
+
+
+class _SlowRAG(BaseHTTPRequestHandler):
+    """An HTTP RAG endpoint that takes 50 ms per query and counts the questions it is asked."""
+
+    asked: list[str] = []
+
+    def do_POST(self):  # noqa: N802
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        type(self).asked.append(body["query"])
+        time.sleep(0.05)
+        payload = json.dumps({"answer": body["query"], "contexts": [body["query"]]}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def log_message(self, *args):
+        pass
+
+
+def test_an_interrupted_evaluation_resumes_asking_the_endpoint_only_for_the_rest(bench, tmp_path, prefect_home):
+    _SlowRAG.asked = []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _SlowRAG)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/rag"
+    out = tmp_path / "eval"
+    args = [sys.executable, "-m", "dragonforge.cli", "evaluate", str(bench), "--system", url, "--concurrency", "2",
+            "--out", str(out), "-q"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
+    env["PREFECT_HOME"] = str(prefect_home)
+    try:
+        first = subprocess.Popen(args, cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        store = out / ".dragonforge" / "answers.jsonl"
+        deadline = time.monotonic() + 120
+        while not (store.exists() and len(store.read_text().splitlines()) >= 10):
+            assert first.poll() is None and time.monotonic() < deadline, "the first run ended before 10 answers"
+            time.sleep(0.02)
+        first.kill()
+        first.wait()
+        kept = {json.loads(line)["query_id"] for line in store.read_text().splitlines() if line.endswith("}")}
+        asked_before = len(_SlowRAG.asked)
+        queries = [json.loads(line) for line in (bench / "queries.jsonl").read_text().splitlines()]
+        assert not (out / "scores.json").exists() and len(kept) < len(queries)
+
+        second = subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+        assert second.returncode == 0, second.stderr[-2000:]
+    finally:
+        server.shutdown()
+        server.server_close()
+    asked_again = _SlowRAG.asked[asked_before:]
+    by_id = {q["query"]["query_id"]: q["query"]["content"] for q in queries}
+    assert sorted(asked_again) == sorted(by_id[i] for i in by_id if i not in kept)
+    records = [json.loads(line) for line in (out / "per_query.jsonl").read_text().splitlines()]
+    assert len(records) == len(queries) and not any(r["error"] for r in records)
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--system", "dense"], "--system dense needs --embedding-model"),
+    (["--system", "bm25", "--embedding-model", "e5"], "--embedding-model is used by --system dense and by --judge llm"),
+    (["--system", "dense", "--embedding-model", "e5"], "--embedding-model needs --embedding-base-url or --base-url"),
+    (["--system", "dense", "--embedding-model", "e5", "--embedding-base-url", "localhost:9"], "is not an http(s) URL"),
+    (["--system", "http://127.0.0.1:9/rag"], "cannot reach URL: http://127.0.0.1:9/rag"),
+])
+def test_bad_evaluation_settings_are_refused_with_one_clear_line(bench, tmp_path, prefect_home, args, message):
+    out = tmp_path / "eval"
+    proc = _cli(str(bench), *args, "--out", str(out), cwd=tmp_path, home=prefect_home)
+    assert proc.returncode == 1
+    assert message in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert not (out / "scores.json").exists()

@@ -11,13 +11,16 @@ from typing import Any
 import pytest
 
 from dragonforge.errors import TemplateError
-from dragonforge.prompts import (STAGES, KeypointsReply, NarrativeReply, QRAReply, ReferencesReply, RefineReply,
+from dragonforge.evaluate import JudgeReply
+from dragonforge.prompts import (EVAL_STAGES, STAGES, KeypointsReply, NarrativeReply, QRAReply, ReferencesReply, RefineReply,
                                  SchemaReply, SectionReply, render_prompt)
+from dragonforge.ragas import REPLIES as RAGAS_REPLIES
 from dragonforge.text import cjk_count, detect_language
 
 LANGUAGES = ("en", "zh")
 REPLIES = {"schema": SchemaReply, "narrative": NarrativeReply, "section": SectionReply, "qra": QRAReply,
-           "references": ReferencesReply, "refine": RefineReply, "keypoints": KeypointsReply}
+           "references": ReferencesReply, "refine": RefineReply, "keypoints": KeypointsReply, "judge": JudgeReply,
+           **RAGAS_REPLIES}
 KINDS = ["date", "money", "percent", "count", "person", "organisation", "place", "category", "text"]
 
 # Facts taken from a built benchmark (output/benchmark/configs.jsonl).
@@ -96,6 +99,19 @@ def variables(stage: str, language: str) -> dict[str, Any]:
                 "question_type": "Multi-document Comparison Question", "type_description": d["type_description"],
                 "documents": documents}
     common = {"schema_json": schema_json, "question": d["question"], "answer": d["answer"]}
+    if stage == "judge":
+        return {**common, "keypoints": [d["answer"], d["sentences"][0]], "unanswerable": False}
+    if stage == "claims":
+        return common
+    if stage == "support":
+        return {"schema_json": schema_json, "contexts": d["sentences"], "claims": [d["answer"], d["sentences"][2]]}
+    if stage == "context_use":
+        return {"schema_json": schema_json, "question": d["question"], "reference_answer": d["answer"],
+                "contexts": d["sentences"]}
+    if stage == "questions":
+        return {"schema_json": schema_json, "answer": d["answer"], "n": 3}
+    if stage == "agreement":
+        return {**common, "oracle_answer": d["sentences"][1]}
     if stage == "references":
         return {**common, "sentences": [{"number": i, "doc": 5, "text": s} for i, s in enumerate(d["sentences"], 1)]}
     if stage == "refine":
@@ -103,7 +119,7 @@ def variables(stage: str, language: str) -> dict[str, Any]:
     return {**common, "question_type": "Factual Question"}
 
 
-CASES = [(stage, language) for stage in STAGES for language in LANGUAGES]
+CASES = [(stage, language) for stage in STAGES + EVAL_STAGES for language in LANGUAGES]
 
 
 def _latin_letters(text: str) -> int:

@@ -8,6 +8,7 @@ import threading
 import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import numpy as np
 import pytest
 from llm_fakes import FakeLLMServer, error, ok
 
@@ -146,12 +147,19 @@ class _FakeEmbeddings(BaseHTTPRequestHandler):
     """``POST /v1/embeddings``: a hashed bag of words per input, so shared words mean similarity."""
 
     requests: list[list[str]] = []
+    per_token = False  # answer one vector per word, as llama.cpp does for a model without pooling
 
     def do_POST(self):  # noqa: N802
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         inputs = body["input"] if isinstance(body["input"], list) else [body["input"]]
         type(self).requests.append(inputs)
-        data = [{"object": "embedding", "index": i, "embedding": _bag_of_words(text)} for i, text in enumerate(inputs)]
+        if type(self).per_token:
+            data = [{"object": "embedding", "index": i,
+                     "embedding": [_bag_of_words(word) for word in rag.tokenize(text, "en")]}
+                    for i, text in enumerate(inputs)]
+        else:
+            data = [{"object": "embedding", "index": i, "embedding": _bag_of_words(text)}
+                    for i, text in enumerate(inputs)]
         payload = json.dumps({"object": "list", "data": data, "model": body["model"],
                               "usage": {"prompt_tokens": 1, "total_tokens": 1}}).encode()
         self.send_response(200)
@@ -174,6 +182,7 @@ def _bag_of_words(text: str) -> list[float]:
 @pytest.fixture()
 def embeddings_server():
     _FakeEmbeddings.requests = []
+    _FakeEmbeddings.per_token = False
     server = ThreadingHTTPServer(("127.0.0.1", 0), _FakeEmbeddings)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -205,6 +214,41 @@ def test_baseline_with_a_dense_retriever_answers_from_the_nearest_chunk(embeddin
                                              question="What was the revenue?")))
     assert answer.contexts == ["Revenue grew to $5 million."]
     assert answer.answer == "Revenue grew to $5 million."
+
+
+def test_per_token_embeddings_are_mean_pooled_into_one_vector_per_text(embeddings_server):
+    texts = ["Net profit fell sharply.", "The court convicted the defendant.", "Revenue"]
+
+    async def embed():
+        embedder = Embedder(embeddings_server, "fake-embed")
+        try:
+            return await embedder.embed(texts)
+        finally:
+            await embedder.aclose()
+
+    pooled = asyncio.run(embed())
+    _FakeEmbeddings.per_token = True
+    per_token = asyncio.run(embed())
+    assert per_token.shape == pooled.shape == (3, 64)
+    # The mean of one-hot word vectors points the same way as their sum, the bag of words.
+    np.testing.assert_allclose(per_token, pooled, atol=1e-6)
+
+
+def test_gold_chunks_are_the_indexed_chunks_holding_each_reference_in_order():
+    documents = [doc("Revenue was $5 million. Net profit was $1 million. The board met 4 times. "
+                     "The auditor was Lee & Co.", 0, "en", company_name="Acme Corp")]
+    system = BaselineRAG(documents, chunk_size=50, overlap=0)
+    assert texts(system.chunks) == ["Revenue was $5 million. Net profit was $1 million.",
+                                    "The board met 4 times. The auditor was Lee & Co."]
+    query = Query(query_id=1, language="en", domain="Finance",
+                  question="Which firm was the auditor of Acme Corp and how many times was the board met?")
+    gold = system.gold_chunks(query, ["The auditor was Lee & Co.", "Net profit was $1 million. The board met 4 times.",
+                                      "A sentence no chunk holds."])
+    assert texts(gold) == ["The board met 4 times. The auditor was Lee & Co.",
+                           "Revenue was $5 million. Net profit was $1 million.", "A sentence no chunk holds."]
+    # The oracle answer comes from those chunks; the company's name does not count against them.
+    assert asyncio.run(system.answer_from(query, ["The auditor was Lee & Co.", "The board met 4 times."])) == \
+        "The board met 4 times. The auditor was Lee & Co."
 
 
 # --- generation -----------------------------------------------------------------------------------
