@@ -89,15 +89,19 @@ def split_sentences(text: str, language: str) -> list[str]:
     return list(_sentences(text, language))
 
 
-def strip_metadata(chunk: str) -> str:
-    """Drop a leading "(...)" / "（...）" metadata prefix so it does not count as retrieved text."""
+def strip_metadata(chunk: str, keep_space: bool = False) -> str:
+    """Drop a leading "(...)" / "（...）" metadata prefix so it does not count as retrieved text,
+    and the whitespace after it unless ``keep_space`` (EIR keeps it, as method.md §3 and the
+    reference implementation do: a Chinese word count counts those characters too)."""
     if chunk.startswith("("):
         end = chunk.find(")")
     elif chunk.startswith("（"):
         end = chunk.find("）")
     else:
         return chunk
-    return chunk if end == -1 else chunk[end + 1:].lstrip()
+    if end == -1:
+        return chunk
+    return chunk[end + 1:] if keep_space else chunk[end + 1:].lstrip()
 
 
 def word_count(text: str, language: str) -> int:
@@ -117,8 +121,6 @@ def recall(references: Sequence[str], retrieved: Sequence[str], language: str) -
     """RAGEval recall: the share of references whose every sentence some retrieved chunk contains."""
     if not references:
         return None
-    if not retrieved:
-        return 0.0
     return sum(_recalled(r, retrieved, language) for r in references) / len(references)
 
 
@@ -126,7 +128,7 @@ def eir(references: Sequence[str], retrieved: Sequence[str], language: str) -> f
     """Effective information rate: words of matched reference sentences / words retrieved."""
     if not references:
         return None
-    joined = " ".join(strip_metadata(c) for c in retrieved)
+    joined = " ".join(strip_metadata(c, keep_space=True) for c in retrieved)
     total = word_count(joined, language)
     if total == 0:
         return 0.0
@@ -151,6 +153,17 @@ def precision(references: Sequence[str], retrieved: Sequence[str], language: str
     if not retrieved:
         return 0.0
     return sum(_relevance(references, retrieved, language)) / len(retrieved)
+
+
+def precision_compat(references: Sequence[str], retrieved: Sequence[str], language: str) -> float:
+    """Precision as the reference implementation computes it (since OpenBMB/RAGEval PR #3): the share
+    of the top 5 chunks each of whose sentences, metadata prefix included, lies inside some reference.
+    So a chunk holding any other text counts 0, an empty one 1, and a query without references scores 0."""
+    top = list(retrieved)[:5]
+    if not top:
+        return 0.0
+    inside = [all(any(s in r for r in references) for s in _sentences(c, language)) for c in top]
+    return sum(inside) / len(top)
 
 
 # --- retrieval (IR classics) ----------------------------------------------------------------

@@ -117,6 +117,32 @@ def test_precision_is_the_share_of_chunks_holding_a_reference_sentence_outside_m
     assert m.precision([A], [], "en") == 0.0
 
 
+# The reference implementation's own scripts give the values below (bench/compat_check.py runs them).
+
+
+def test_precision_compat_counts_top_five_chunks_lying_wholly_inside_the_references():
+    chunks = ["Revenue rose 5%.",                  # inside the reference: 1
+              "Revenue rose 5%. Costs were flat.",  # both sentences inside: 1
+              "Revenue rose 5%. Sales fell.",       # a sentence outside: 0
+              "(Doc 1) Costs were flat.",           # the metadata prefix is part of the sentence: 0
+              "",                                   # no sentence, so none outside: 1
+              "Costs were flat."]                   # sixth: not looked at
+    assert m.precision_compat([A + " " + B], chunks, "en") == pytest.approx(3 / 5)
+    assert m.precision_compat([], ["Anything.", ""], "en") == 0.5
+    assert m.precision_compat([A], [], "en") == 0.0
+    zh = ["总部位于苏州市。", "（元数据）总部位于苏州市。", "总部位于苏州市。\n公司成立于2006年。"]
+    assert m.precision_compat(["公司成立于2006年。总部位于苏州市。"], zh, "zh") == pytest.approx(2 / 3)
+
+
+def test_eir_keeps_the_space_after_a_metadata_prefix_which_chinese_counts_as_a_character():
+    # " 甲乙。" is 4 characters, 3 of them the reference's
+    assert m.eir(["甲乙。"], ["（元数据） 甲乙。"], "zh") == pytest.approx(3 / 4)
+
+
+def test_recall_counts_a_reference_without_sentences_as_found_even_when_nothing_is_retrieved():
+    assert m.recall(["", A], [], "en") == 0.5
+
+
 # --- IR classics ----------------------------------------------------------------------------
 
 
