@@ -44,7 +44,8 @@ def _state(out: Path) -> Path:
 
 
 def make_system(spec: str, documents: list[dict], config: ev.EvalConfig, llm_settings: LLMSettings | None,
-                out: Path, concurrency: int, embedder: EmbedderSettings | None = None):
+                out: Path, concurrency: int, embedder: EmbedderSettings | None = None,
+                account: LLMAccount | None = None):
     """The system under test named by ``--system``."""
     from dragonforge import rag, systems
 
@@ -54,7 +55,8 @@ def make_system(spec: str, documents: list[dict], config: ev.EvalConfig, llm_set
         return systems.PythonSystem(spec.removeprefix("python:"))
     if spec in ("bm25", "dense"):
         if config.generator == "llm":
-            generator = rag.LLMGenerator(StructuredLLM(llm_settings, cache_path=_state(out) / "llm-cache.sqlite"))
+            generator = rag.LLMGenerator(StructuredLLM(llm_settings, cache_path=_state(out) / "llm-cache.sqlite",
+                                                       account=account))
         else:
             generator = rag.ExtractiveGenerator()
         return rag.BaselineRAG(documents, chunk_size=config.chunk_size or 512, overlap=config.overlap or 64,
@@ -66,7 +68,9 @@ def make_system(spec: str, documents: list[dict], config: ev.EvalConfig, llm_set
 @task(name="answer", cache_policy=NO_CACHE)
 def answer_task(spec: str, documents: list[dict], queries: list[dict], config: ev.EvalConfig,
                 llm_settings: LLMSettings | None, out_dir: str, concurrency: int,
-                embedder: EmbedderSettings | None = None) -> dict[int, SystemAnswer]:
+                embedder: EmbedderSettings | None = None) -> tuple[dict[int, SystemAnswer], dict]:
+    """Every query's answer (and, from a built-in system, its oracle answer); what the LLM
+    generator used in this run, by stage."""
     out = Path(out_dir)
     store = _state(out) / "answers.jsonl"
     answers: dict[int, SystemAnswer] = {}
@@ -78,8 +82,9 @@ def answer_task(spec: str, documents: list[dict], queries: list[dict], config: e
     todo = [q for q in queries if q["query"]["query_id"] not in answers]
     _progress.start("answers", len(queries))
     _progress.advance("answers", len(queries) - len(todo))
+    account = LLMAccount(llm_settings, _state(out) / "answer-calls.jsonl") if config.generator == "llm" else None
     if todo:
-        system = make_system(spec, documents, config, llm_settings, out, concurrency, embedder)
+        system = make_system(spec, documents, config, llm_settings, out, concurrency, embedder, account)
         # A built-in system also answers from the gold references (LLM-retEval's oracle).
         oracle = getattr(system, "answer_from", None)
 
@@ -104,8 +109,12 @@ def answer_task(spec: str, documents: list[dict], queries: list[dict], config: e
             if close:
                 await close()
 
-        asyncio.run(run())
-    return answers
+        try:
+            asyncio.run(run())
+        finally:
+            if account:
+                account.close()
+    return answers, account.report() if account else {}
 
 
 @task(name="judge", cache_policy=NO_CACHE)
@@ -159,10 +168,10 @@ def evaluate_flow(out_dir: str, config: ev.EvalConfig, llm_settings: LLMSettings
     t0 = time.perf_counter()
     documents, queries, given_answers = ev.load_inputs(config)
     if given_answers is None:
-        answers = answer_task(config.system, documents, queries, config, llm_settings, out_dir, concurrency,
-                              embedder)
+        answers, answer_usage = answer_task(config.system, documents, queries, config, llm_settings, out_dir,
+                                            concurrency, embedder)
     else:
-        answers = given_answers
+        answers, answer_usage = given_answers, {}
     # The lexical judge is a fast local computation: run it here rather than hand ten thousand
     # answers across a task boundary, which Prefect would walk to record the task's inputs.
     judge = judge_task.fn if config.judge == "lexical" else judge_task
@@ -175,8 +184,8 @@ def evaluate_flow(out_dir: str, config: ev.EvalConfig, llm_settings: LLMSettings
                                       llm_scores=judged.llm_scores.get(qid), oracle_labels=judged.oracle_labels.get(qid)))
     scores = ev.aggregate(records, config)
     scores["timings"] = {"seconds": round(time.perf_counter() - t0, 3)}
-    if judged.usage:
-        scores["llm_usage"] = judged.usage
+    if answer_usage or judged.usage:
+        scores["llm_usage"] = {**answer_usage, **judged.usage}  # by stage: rag_answer, then the judge's
     write_results(out, records, scores, ev.predictions_records(queries, answers))
     return scores
 

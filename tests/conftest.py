@@ -33,6 +33,16 @@ class LlamaServer:
 
 @pytest.fixture(scope="session")
 def llama_server(tmp_path_factory) -> LlamaServer:
+    yield from _serve(tmp_path_factory, embedding=False)
+
+
+@pytest.fixture(scope="session")
+def llama_embeddings_server(tmp_path_factory) -> LlamaServer:
+    """The same model in a second server that also answers ``/v1/embeddings``."""
+    yield from _serve(tmp_path_factory, embedding=True)
+
+
+def _serve(tmp_path_factory, embedding: bool):
     ll = _load_local_llm()
     if not ll.server_importable(sys.executable):
         pytest.fail(f"llama-cpp-python {ll.LLAMA_CPP_VERSION} with its server is not installed in "
@@ -44,7 +54,7 @@ def llama_server(tmp_path_factory) -> LlamaServer:
 
     port = ll.free_port()
     log = tmp_path_factory.mktemp("llama_server") / "server.log"
-    proc = ll.start_server(model_path, port=port, log_file=log)
+    proc = ll.start_server(model_path, port=port, log_file=log, embedding=embedding)
     try:
         try:
             models = ll.wait_until_ready(port, timeout=120, proc=proc)

@@ -102,9 +102,13 @@ def test_llm_build_resumes_after_a_kill_and_replays_from_cache(llama_server, tmp
         assert SECRET not in text
 
 
-def test_llm_generator_and_llm_judge_run_against_the_local_model(llama_server, tmp_path, prefect_home):
-    """A 135M model's labels are noise: what is checked is the plumbing, and that every keypoint
-    gets a valid label or a recorded failure."""
+def test_dense_retrieval_llm_generator_llm_judge_and_ragas_metrics_run_against_the_local_model(
+        llama_server, llama_embeddings_server, tmp_path, prefect_home):
+    """The whole LLM evaluation path on real servers: dense retrieval over the embeddings
+    endpoint, the LLM generator (also answering from the gold chunks), the LLM keypoint judge,
+    Ragas faithfulness / context precision / answer relevancy and the LLM-retEval agreement.
+    A 135M model's labels are noise: what is checked is the plumbing, and that every keypoint
+    and every metric that applies gets a valid value or a recorded failure."""
     from dragonforge.benchmark import write_benchmark
     from dragonforge.models import BuildParams
     from dragonforge.pipeline import run_build
@@ -116,15 +120,20 @@ def test_llm_generator_and_llm_judge_run_against_the_local_model(llama_server, t
     out = tmp_path / "eval"
     env = _env(tmp_path)
     env["PREFECT_HOME"] = str(prefect_home)
-    proc = subprocess.run([sys.executable, "-m", "dragonforge.cli", "evaluate", str(bench), "--system", "bm25",
+    proc = subprocess.run([sys.executable, "-m", "dragonforge.cli", "evaluate", str(bench), "--system", "dense",
+                           "--embedding-model", llama_embeddings_server.model,
+                           "--embedding-base-url", llama_embeddings_server.base_url,
                            "--top-k", "2", "--generator", "llm", "--judge", "llm", "--base-url", llama_server.base_url,
                            "--model", llama_server.model, "--max-tokens", "256", "--out", str(out)],
                           capture_output=True, text=True, cwd=tmp_path, env=env, timeout=900)
     assert proc.returncode == 0, proc.stderr[-3000:]
     scores = json.loads((out / "scores.json").read_text())
+    assert scores["config"]["system"] == "dense" and scores["config"]["embedding_model"] == llama_embeddings_server.model
     records = [json.loads(line) for line in (out / "per_query.jsonl").read_text().splitlines()]
     queries = [json.loads(line) for line in (bench / "queries.jsonl").read_text().splitlines()]
-    assert len(records) == len(queries)
+    predictions = [json.loads(line) for line in (out / "predictions.jsonl").read_text().splitlines()]
+    assert len(records) == len(queries) == len(predictions)
+    assert all(len(p["prediction"]["references"]) == 2 for p in predictions)  # top-k 2 from the dense index
     failures = 0
     for record, query in zip(records, queries):
         assert len(record["labels"]) == len(query["ground_truth"]["keypoints"])
@@ -134,6 +143,19 @@ def test_llm_generator_and_llm_judge_run_against_the_local_model(llama_server, t
             else:
                 assert label["label"] in {"Relevant", "Irrelevant", "Wrong"}
         assert record["judge_failures"] == sum(label is None for label in record["labels"])
+        failed = {reason.split(":")[0] for reason in record["llm_failures"]}
+        unanswerable = query["query"]["query_type"] == "Irrelevant Unsolvable Question"
+        if not unanswerable and not record["error"]:
+            # answer relevancy applies to every answerable question; it has a value or a failure
+            assert (record["answer_relevancy"] is not None) != ("answer_relevancy" in failed), record
+            if record["answer_relevancy"] is not None:
+                assert -1.0 <= record["answer_relevancy"] <= 1.0
+        for name in ("faithfulness", "context_precision", "retrieval_agreement"):
+            if name in failed:
+                assert record[name] is None, (name, record)
+            elif record[name] is not None:
+                assert 0.0 <= record[name] <= 1.0
     assert scores["counts"]["judge_failures"] == failures
-    assert "judge" in scores["llm_usage"]
+    assert scores["counts"]["llm_metric_failures"] == sum(len(r["llm_failures"]) for r in records)
+    assert {"judge", "rag_answer"} <= set(scores["llm_usage"])
     assert SECRET not in (out / "per_query.jsonl").read_text()
