@@ -207,7 +207,8 @@ def _add_llm_arguments(parser: argparse.ArgumentParser, engine_flag: bool = True
                        help="requests in flight at once (default: 8)")
     group.add_argument("--rpm", type=_positive("--rpm", 10_000_000), help="requests-per-minute limit")
     group.add_argument("--tpm", type=_positive("--tpm", 1_000_000_000), help="tokens-per-minute limit")
-    group.add_argument("--timeout", type=_positive("--timeout", 3600), default=120, help="seconds per request (default: 120)")
+    group.add_argument("--timeout", type=_positive("--timeout", 3600), default=120,
+                       help="seconds per request (default: 120); evaluate: also per query to an HTTP system")
     group.add_argument("--max-retries", type=_non_negative("--max-retries"), default=6,
                        help="retries on 429, 5xx, timeouts and connection errors (default: 6)")
     group.add_argument("--max-repairs", type=_non_negative("--max-repairs"), default=2,
@@ -431,7 +432,7 @@ def _run_evaluate(args: argparse.Namespace, config, settings, embedder=None) -> 
         set_progress(progress)
         progress.note(f"Evaluating {config.system} into {args.out} (starting Prefect in ephemeral mode)")
         scores = evaluate_flow(str(args.out), config, llm_settings=settings, concurrency=args.concurrency,
-                               embedder=embedder)
+                               embedder=embedder, timeout_s=args.timeout)
     except DragonforgeError as exc:
         progress.close()
         from dragonforge.llm import BudgetExceeded, LLMUnavailable

@@ -45,12 +45,12 @@ def _state(out: Path) -> Path:
 
 def make_system(spec: str, documents: list[dict], config: ev.EvalConfig, llm_settings: LLMSettings | None,
                 out: Path, concurrency: int, embedder: EmbedderSettings | None = None,
-                account: LLMAccount | None = None):
+                account: LLMAccount | None = None, timeout_s: float = 60.0):
     """The system under test named by ``--system``."""
     from dragonforge import rag, systems
 
     if spec.startswith(("http://", "https://")):
-        return systems.HTTPSystem(spec, concurrency=concurrency)
+        return systems.HTTPSystem(spec, concurrency=concurrency, timeout_s=timeout_s)
     if spec.startswith("python:"):
         return systems.PythonSystem(spec.removeprefix("python:"))
     if spec in ("bm25", "dense"):
@@ -68,7 +68,8 @@ def make_system(spec: str, documents: list[dict], config: ev.EvalConfig, llm_set
 @task(name="answer", cache_policy=NO_CACHE)
 def answer_task(spec: str, documents: list[dict], queries: list[dict], config: ev.EvalConfig,
                 llm_settings: LLMSettings | None, out_dir: str, concurrency: int,
-                embedder: EmbedderSettings | None = None) -> tuple[dict[int, SystemAnswer], dict]:
+                embedder: EmbedderSettings | None = None, timeout_s: float = 60.0
+                ) -> tuple[dict[int, SystemAnswer], dict]:
     """Every query's answer (and, from a built-in system, its oracle answer); what the LLM
     generator used in this run, by stage."""
     out = Path(out_dir)
@@ -84,7 +85,7 @@ def answer_task(spec: str, documents: list[dict], queries: list[dict], config: e
     _progress.advance("answers", len(queries) - len(todo))
     account = LLMAccount(llm_settings, _state(out) / "answer-calls.jsonl") if config.generator == "llm" else None
     if todo:
-        system = make_system(spec, documents, config, llm_settings, out, concurrency, embedder, account)
+        system = make_system(spec, documents, config, llm_settings, out, concurrency, embedder, account, timeout_s)
         # A built-in system also answers from the gold references (LLM-retEval's oracle).
         oracle = getattr(system, "answer_from", None)
 
@@ -161,7 +162,7 @@ class Judged:
 
 @flow(name="evaluate", log_prints=False, validate_parameters=False)
 def evaluate_flow(out_dir: str, config: ev.EvalConfig, llm_settings: LLMSettings | None = None,
-                  concurrency: int = 8, embedder: EmbedderSettings | None = None) -> dict:
+                  concurrency: int = 8, embedder: EmbedderSettings | None = None, timeout_s: float = 60.0) -> dict:
     """Inputs are read from ``config.benchmark`` / ``config.predictions`` inside the flow, so
     Prefect records paths, not ten thousand queries."""
     out = Path(out_dir)
@@ -169,7 +170,7 @@ def evaluate_flow(out_dir: str, config: ev.EvalConfig, llm_settings: LLMSettings
     documents, queries, given_answers = ev.load_inputs(config)
     if given_answers is None:
         answers, answer_usage = answer_task(config.system, documents, queries, config, llm_settings, out_dir,
-                                            concurrency, embedder)
+                                            concurrency, embedder, timeout_s)
     else:
         answers, answer_usage = given_answers, {}
     # The lexical judge is a fast local computation: run it here rather than hand ten thousand

@@ -195,25 +195,57 @@ class _SlowRAG(BaseHTTPRequestHandler):
     """An HTTP RAG endpoint that takes 50 ms per query and counts the questions it is asked."""
 
     asked: list[str] = []
+    slow_question = ""  # this one takes 3 s
 
     def do_POST(self):  # noqa: N802
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         type(self).asked.append(body["query"])
-        time.sleep(0.05)
+        time.sleep(3 if body["query"] == type(self).slow_question else 0.05)
         payload = json.dumps({"answer": body["query"], "contexts": [body["query"]]}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
+        try:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+        except OSError:  # the client gave up (the timed-out query)
+            pass
 
     def log_message(self, *args):
         pass
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 64  # the default 5 drops connections past it: the client retries a second later
+
+
+@pytest.fixture()
+def slow_rag():
+    _SlowRAG.asked, _SlowRAG.slow_question = [], ""
+    server = _Server(("127.0.0.1", 0), _SlowRAG)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/rag"
+    server.shutdown()
+    server.server_close()
+
+
+def test_an_http_system_query_past_the_timeout_is_recorded_and_the_rest_scored(bench, tmp_path, prefect_home,
+                                                                                slow_rag):
+    queries = [json.loads(line) for line in (bench / "queries.jsonl").read_text().splitlines()]
+    _SlowRAG.slow_question = queries[3]["query"]["content"]
+    out = tmp_path / "eval"
+    proc = _cli(str(bench), "--system", slow_rag, "--timeout", "1", "--out", str(out), cwd=tmp_path, home=prefect_home)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    records = {r["query_id"]: r for r in map(json.loads, (out / "per_query.jsonl").read_text().splitlines())}
+    assert records[queries[3]["query"]["query_id"]]["error"] == "timeout after 1s"
+    assert sum(bool(r["error"]) for r in records.values()) == 1
+    assert json.loads((out / "scores.json").read_text())["counts"]["system_errors"] == 1
+
+
 def test_an_interrupted_evaluation_resumes_asking_the_endpoint_only_for_the_rest(bench, tmp_path, prefect_home):
-    _SlowRAG.asked = []
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _SlowRAG)
+    _SlowRAG.asked, _SlowRAG.slow_question = [], ""
+    server = _Server(("127.0.0.1", 0), _SlowRAG)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}/rag"
     out = tmp_path / "eval"
