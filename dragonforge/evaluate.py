@@ -165,7 +165,10 @@ def score_query(query: dict, answer: SystemAnswer, labels: list[KeypointLabel | 
         record["eir"] = retrieval(metrics.eir(refs, contexts, language) if refs else None)
     else:
         record["recall"] = record["eir"] = None
-    record["precision"] = retrieval(metrics.precision(refs, contexts, language)) if refs else None
+    if compat:  # the reference implementation's own precision (see metrics.precision_compat)
+        record["precision"] = metrics.precision_compat(refs, contexts, language)
+    else:
+        record["precision"] = metrics.precision(refs, contexts, language) if refs else None
     record["recall_at_k"] = metrics.recall_at_k(refs, contexts, language, config.k) if refs else None
     record["mrr"] = metrics.mrr(refs, contexts, language) if refs else None
     record["ndcg_at_k"] = metrics.ndcg_at_k(refs, contexts, language, config.k) if refs else None

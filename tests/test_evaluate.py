@@ -85,6 +85,7 @@ def test_scores_are_broken_down_by_type_language_and_domain(bench):
 
 
 def test_compat_mode_scores_queries_without_references_as_zero(bench):
+    """And uses the reference implementation's precision (metrics.precision_compat)."""
     documents, queries = load_benchmark(bench)
     q = next(q for q in queries if q["query"]["query_type"] == QueryType.UNANSWERABLE.value)
     answer = SystemAnswer(query_id=q["query"]["query_id"], answer="Unable to answer", contexts=["some chunk"])
@@ -92,6 +93,7 @@ def test_compat_mode_scores_queries_without_references_as_zero(bench):
     compat = score_query(q, answer, lexical_labels(q, answer), EvalConfig(system="x", compat="rageval"), {})
     assert default["recall"] is None and default["eir"] is None
     assert compat["recall"] == 0.0 and compat["eir"] == 0.0
+    assert default["precision"] is None and compat["precision"] == 0.0
     assert default["refusal_accuracy"] == 1.0 and default["completeness"] == 1.0
 
 
