@@ -301,7 +301,30 @@ def aggregate(records: list[dict[str, Any]], config: EvalConfig) -> dict[str, An
         "failures": failures,
     }
     return {"overall": means(records), "by_type": grouped("query_type"), "by_language": grouped("language"),
-            "by_domain": grouped("domain"), "counts": counts, "config": config.model_dump(mode="json")}
+            "by_domain": grouped("domain"), "counts": counts, "config": config.model_dump(mode="json"),
+            "methods": metric_methods(config)}
+
+
+def metric_methods(config: EvalConfig) -> dict[str, str]:
+    """How the metrics whose method depends on the run were computed, for whoever reads scores.json."""
+    llm = config.judge == "llm"
+    builtin = config.system in ("bm25", "dense")
+    return {
+        "keypoints": "LLM judge, one structured call per query" if llm else "lexical judge (offline)",
+        "faithfulness": ("LLM: claims extracted, each checked against the retrieved chunks" if llm else
+                         "offline approximation: answer sentences whose values and content words a chunk holds"),
+        "context_precision": ("LLM: usefulness of each top-K chunk for the gold answer" if llm else
+                              "gold evidence: a chunk is relevant when it holds a reference sentence"),
+        "context_recall": "offline: gold-answer sentences whose values and content words a chunk holds",
+        "answer_relevancy": ("LLM questions from the answer, cosine similarity of embeddings"
+                             if llm and config.embedding_model else
+                             "not computed: needs --judge llm and --embedding-model"),
+        "retrieval_agreement": ("not computed: only built-in systems can answer from the gold chunks" if not builtin
+                                else "LLM compares the two answers" if llm else
+                                "offline: the lexical judge labels both answers the same"),
+        "rouge_l": "rouge / rouge-chinese packages (reference implementation)" if config.compat == "rageval"
+                   else "ROUGE-L F1 on words (jieba tokens for Chinese)",
+    }
 
 
 def _group(records: list[dict[str, Any]], key: str) -> dict[str, list[dict[str, Any]]]:

@@ -111,6 +111,8 @@ def test_the_evaluate_command_writes_scores_per_query_and_predictions(bench, tmp
     assert "Scored" in proc.stdout
     scores = json.loads((out / "scores.json").read_text())
     assert scores["config"]["top_k"] == 4 and scores["config"]["judge"] == "lexical"
+    assert scores["methods"]["faithfulness"].startswith("offline approximation")
+    assert scores["methods"]["answer_relevancy"].startswith("not computed")
     per_query = [json.loads(line) for line in (out / "per_query.jsonl").read_text().splitlines()]
     queries = [json.loads(line) for line in (bench / "queries.jsonl").read_text().splitlines()]
     assert len(per_query) == len(queries) == pl.read_parquet(out / "per_query.parquet").height
