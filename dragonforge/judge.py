@@ -365,11 +365,14 @@ _ORG_WORDS_EN = {"inc", "corp", "corporation", "holdings", "holding", "group", "
                  "department", "bank", "university", "clinic", "fund", "partners", "industries", "bureau", "office",
                  "agency", "ministry", "committee", "commission", "association", "school", "institute", "restaurant",
                  "hotel", "store", "shop", "market", "exchange", "authority", "council"}
-# Addresses and towns are not parties: a capitalised run with one of these words is a place.
-_PLACE_WORDS_EN = {"street", "st", "avenue", "ave", "road", "rd", "lane", "drive", "crossing", "ways", "way", "fords",
-                   "ford", "boulevard", "blvd", "plaza", "square", "apartment", "suite", "port", "new", "south", "north",
-                   "east", "west", "lake", "mount", "fort", "saint", "san", "los", "las", "city", "county", "province",
-                   "state", "heights", "hills", "valley", "island", "bay", "beach", "springs", "village", "town"}
+# Addresses and towns are not parties: a capitalised run that starts with a place prefix or holds an area word
+# is a place, and so is one with a street word after a house number ("112 Ryan Ways"); "Mark Lane" is a person.
+_PLACE_PREFIXES_EN = {"port", "new", "south", "north", "east", "west", "lake", "mount", "fort", "saint", "san", "los",
+                      "las"}
+_AREA_WORDS_EN = {"city", "county", "province", "state", "heights", "hills", "valley", "island", "bay", "beach",
+                  "springs", "village", "town"}
+_STREET_WORDS_EN = {"street", "st", "avenue", "ave", "road", "rd", "lane", "drive", "crossing", "ways", "way", "fords",
+                    "ford", "boulevard", "blvd", "plaza", "square", "apartment", "suite"}
 _ORG_SUFFIX_EN = {"inc", "corp", "corporation", "holdings", "holding", "group", "company", "co", "ltd",
                   "limited", "llc", "plc"}
 _TITLES_EN = {"the", "a", "an", "in", "on", "at", "for", "by", "from", "with", "after", "before", "during", "under",
@@ -385,7 +388,8 @@ committee corporate secretary chief executive operating financial officer presid
 reports article articles section department people's court district intermediate procuratorate hospital center
 medical regional university community general company inc corporation holdings group limited law firm january
 february march april may june july august september october november december monday tuesday wednesday thursday
-friday saturday sunday doctor dr judge prosecutor clerk assessor nasdaq nyse stock exchange new york""".split())
+friday saturday sunday doctor dr judge prosecutor clerk assessor nasdaq nyse stock exchange new york criminal civil
+law act code procedure constitution regulations rules""".split())  # laws are cited, not parties
 _P_CAPSEQ = re.compile(r"[A-Z][A-Za-z'’.\-]*(?:\s+(?:&\s+)?[A-Z][A-Za-z'’.\-]*)*")
 
 _SURNAMES = ("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢"
@@ -416,7 +420,7 @@ class _Entity:
     org: bool
 
 
-def _entity_en(name: str) -> _Entity | None:
+def _entity_en(name: str, after_number: bool = False) -> _Entity | None:
     words = [w.rstrip(".") for w in name.split()]
     if words:
         words[-1] = words[-1].removesuffix("'s").removesuffix("’s").rstrip("'’")
@@ -429,7 +433,10 @@ def _entity_en(name: str) -> _Entity | None:
     if all(w.lower() in _GENERIC_CAPS or w == "&" for w in words):
         return None  # "First Extraordinary General Meeting", "Corporate Secretary": titles, not parties
     org = any(w.lower() in _ORG_WORDS_EN for w in words)
-    if not org and any(w.lower() in _PLACE_WORDS_EN for w in words):
+    low = [w.lower() for w in words]
+    if not org and (low[0] in _PLACE_PREFIXES_EN or any(w in _AREA_WORDS_EN for w in low)
+                    or any(w in _STREET_WORDS_EN or w[:-1] in _STREET_WORDS_EN for w in low)
+                    and (after_number or len(words) > 2)):
         return None
     full = " ".join(words)
     core = [w for w in words if w.lower() not in _ORG_SUFFIX_EN]
@@ -468,7 +475,7 @@ def _entities(text: str, language: str, taken: bytearray) -> list[_Entity]:
             a, b = m.span()
             if any(taken[a:b]):  # a capitalised month inside a date
                 continue
-            ent = _entity_en(m[0])
+            ent = _entity_en(m[0], after_number=bool(re.search(r"\d[\w-]*,?\s*$", text[max(0, a - 12):a])))
             if ent:
                 out.append(ent)
     return out

@@ -68,6 +68,20 @@ def test_blood_pressure_keeps_both_readings():
     assert canonical("blood pressure 112/63 mmHg", "en") == [("count", "112/63", "mmhg")]
 
 
+def test_a_person_named_like_a_street_is_a_party_and_a_cited_law_is_not():
+    def names(text: str) -> list[str]:
+        return [v.value for v in extract_values(text, "en") if v.kind == "name"]
+
+    assert names("Mark Lane was in hospital for 9 days.") == ["Mark Lane"]
+    assert names("He lives at 112 Ryan Ways, South Erin.") == []
+    assert names("He was convicted under Article 266 of the Criminal Law.") == []
+    # so a value said of "Mark Lane" belongs to him, and a clause citing the law is still about the defendant
+    assert label("Mark Lane's systolic pressure was higher: 130/85 mmHg against Kevin Hardy's 100/65 mmHg.",
+                 "Mark Lane's blood pressure was 100/65 mmHg.", "en") == "Wrong"
+    assert label("That defendant was Bryan Robinson; he was convicted of fraud under Article 266 of the Criminal Law.",
+                 "Bryan Robinson was convicted of fraud.", "en") == "Relevant"
+
+
 def test_names_are_values_of_kind_name():
     names = [v.value for v in extract_values("Karen Boyd chairs Fields Biosciences Holdings.", "en") if v.kind == "name"]
     assert names == ["Karen Boyd", "Fields Biosciences Holdings"]
