@@ -82,6 +82,18 @@ def test_a_person_named_like_a_street_is_a_party_and_a_cited_law_is_not():
                  "Bryan Robinson was convicted of fraud.", "en") == "Relevant"
 
 
+def test_chinese_names_with_less_common_surnames_or_boundaries_are_parties():
+    # 赖 and 阿 are surnames too: values said of 赖秀荣 are hers, not 潘海燕's
+    answer = "阿丽娟的住院总费用为7.91万元，赖秀荣为3.51万元。"
+    labels = judge_keypoints(answer, ["阿丽娟的住院总费用为3.51万元。", "赖秀荣的住院总费用为7.91万元。"], "zh")
+    assert [lab.label for lab in labels] == ["Wrong", "Wrong"]
+    # a name followed by 提起 or 虽 ends there; "两人中秦旭" names 秦旭
+    assert label("南宁市江南区人民检察院对被告人康斌提起公诉。", "株洲市荷塘区人民检察院对被告人秦旭提起公诉。", "zh") \
+        == "Irrelevant"
+    assert label("被告人梁峰虽不具有自首情节，但归案后如实供述犯罪事实，具有坦白情节。", "被告人梁峰系坦白。", "zh") == "Relevant"
+    assert label("两人中秦旭的年龄更大。", "被告人康斌的年龄更大。", "zh") == "Wrong"
+
+
 def test_names_are_values_of_kind_name():
     names = [v.value for v in extract_values("Karen Boyd chairs Fields Biosciences Holdings.", "en") if v.kind == "name"]
     assert names == ["Karen Boyd", "Fields Biosciences Holdings"]
