@@ -868,12 +868,14 @@ class _Scene:
             found = self._memo[text] = _mentions(text, self.entities, self.language)
         return found
 
-    def parties(self, pos: int, kinds: set[bool] | None = None) -> set[int]:
-        """Whom a value at ``pos`` is said of: the parties in its clause, else those named before it in its
-        sentence, else the last one named before it. ``kinds`` keeps only persons (False) or organisations
-        (True): a person's value is not said of the bureau he works for."""
+    def parties(self, pos: int, kinds: set[str] | None = None) -> set[int]:
+        """Whom a value at ``pos`` is said of: the parties in its clause, else those of the nearest clause before
+        it in its sentence that names any ("A spent X, 5.69%, while B spent Y, or 4.6%": 4.6% is B's), else the
+        party that opens the next clause when the value opens the sentence ("2022年8月10日，徐华因…"), else the last
+        one named before it. ``kinds`` keeps only parties of those kinds (_party_kind): a person's value is not said
+        of the bureau he works for, nor a company's of the exchange it is listed on."""
         ans = self.answer
-        mentions = [m for m in self.mentions if kinds is None or self.entities[m[2]].org in kinds]
+        mentions = [m for m in self.mentions if kinds is None or _party_kind(self.entities[m[2]]) in kinds]
         clause = _clause_of(ans, pos)
         if clause is not None:
             inside = {i for p, _, i in mentions if clause.span[0] <= p < clause.span[1]}
@@ -881,8 +883,16 @@ class _Scene:
                 return inside
         si = _sentence_index(ans, pos)
         before = [m for m in mentions if m[1] <= pos]
-        here = {i for p, _, i in before if _sentence_index(ans, p) == si}
-        return here or ({before[-1][2]} if before else set())
+        here = [m for m in before if _sentence_index(ans, m[0]) == si]
+        if here:
+            last = _clause_of(ans, here[-1][0])
+            return {i for p, _, i in here if last is None or last.span[0] <= p < last.span[1]}
+        if clause is not None and _P_LEAD_ONLY.fullmatch(ans.masked[clause.span[0]:clause.span[1]]):
+            nxt = next((c for c in ans.clauses if c.span[0] >= clause.span[1] and c.sentence == clause.sentence), None)
+            opener = [m for m in mentions if nxt is not None and nxt.span[0] <= m[0] <= nxt.span[0] + 1]
+            if opener:
+                return {opener[0][2]}
+        return {before[-1][2]} if before else set()
 
     def owner(self, pos: int) -> int | None:
         """The one party a value at ``pos`` belongs to: the last named before it in its clause, else the first
@@ -912,6 +922,14 @@ class _Scene:
             for alias in ent.aliases:
                 low = low.replace(alias, " ")
         return low
+
+
+_P_LEAD_ONLY = re.compile(r"[\W_]*(?:on|in|at|by|于|在)?[\W_]*", re.I)  # a clause holding nothing but its value
+
+
+def _party_kind(ent: _Entity) -> str:
+    """person, or the kind of organisation (company, court, exchange, law firm ...)."""
+    return "person" if not ent.org else _org_kind(ent) or "organisation"
 
 
 def _add_entity(entities: list[_Entity], ent: _Entity) -> None:
@@ -1136,7 +1154,7 @@ def _refused_here(scene: _Scene, words: tuple[str, ...], kp_parties: list[int]) 
 def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: list[int]) -> tuple[Label, str]:
     lang, ans = scene.language, scene.answer
     mine = set(kp_parties)
-    kinds = {scene.entities[i].org for i in mine} or None
+    kinds = {_party_kind(scene.entities[i]) for i in mine} or None
     live = [v for v in ans.values if not (_clause_of(ans, v.span[0]) or _NO_CLAUSE).refusal]
     found: list[tuple[Value, Value, bool]] = []
     missing: list[tuple[Value, tuple[str, ...], bool]] = []
@@ -1212,7 +1230,7 @@ def _value_phrase(k: Value, a: Value) -> str:
 
 
 def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _Scene, live: list[Value],
-           mine: set[int], kp_values: list[Value], swapped: bool, kinds: set[bool] | None = None) -> Value | None:
+           mine: set[int], kp_values: list[Value], swapped: bool, kinds: set[str] | None = None) -> Value | None:
     """An answer value of the same kind said of the same fact and party: it contradicts ``k``."""
     lang, ans = scene.language, scene.answer
     candidates = [a for a in live if _conflicts(k, a)]

@@ -168,6 +168,23 @@ def test_a_value_said_of_another_party_does_not_count_for_this_one():
     assert [lab.label for lab in labels] == ["Relevant", "Irrelevant"]
 
 
+def test_a_value_belongs_to_the_party_of_the_nearest_clause_that_names_one():
+    answer = ("Kelly Learning Inc spent $135.56 million on R&D, 5.69% of revenue, while Grimes Chemical Industries "
+              "Holdings spent $180.33 million, or 4.6%.")
+    assert label(answer, "That was 4.6% of the revenue of Kelly Learning Inc.", "en") == "Wrong"
+
+
+def test_a_date_opening_a_sentence_belongs_to_the_party_after_it():
+    answer = "被告人康斌，男，汉族。2022年8月10日，徐华因涉嫌犯故意伤害罪被刑事拘留，2022年8月30日被逮捕。"
+    assert label(answer, "被告人徐华于2022年8月10日被刑事拘留。", "zh") == "Relevant"
+
+
+def test_a_company_value_is_not_said_of_the_exchange_it_is_listed_on():
+    labels = judge_keypoints("恒丰置业成立于1986年，在深交所上市，股票代码000316。",
+                             ["恒丰置业股份有限公司成立于1986年。", "股票在深圳证券交易所上市，证券代码为000316。"], "zh")
+    assert [lab.label for lab in labels] == ["Relevant", "Relevant"]
+
+
 @pytest.mark.parametrize("keypoint, answer, language, expected", [
     ("Fields Biosciences Holdings had the higher revenue.",
      "Fields Biosciences Holdings reported higher revenue than Anderson Commerce Inc.", "en", "Relevant"),
