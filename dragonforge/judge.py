@@ -850,6 +850,16 @@ def _mentions(text: str, entities: list[_Entity], language: str) -> list[tuple[i
     return sorted(out)
 
 
+@dataclass(frozen=True, slots=True)
+class _Sibling:
+    """Another keypoint of the same query: its text, values, parties and content words."""
+
+    text: _Text
+    values: tuple[Value, ...]
+    parties: frozenset[int]
+    words: tuple[str, ...]
+
+
 @dataclass(slots=True)
 class _Scene:
     """One answer judged against the keypoints of one query, with the named parties they share."""
@@ -859,7 +869,12 @@ class _Scene:
     entities: list[_Entity]
     mentions: list[tuple[int, int, int]]
     from_keypoints: int  # entities[:from_keypoints] are named by the keypoints; the rest only by the answer
+    keypoints: list[_Sibling] = field(default_factory=list)  # every keypoint of the query
     _memo: dict = field(default_factory=dict)
+
+    def others(self, kt: _Text) -> list[_Sibling]:
+        """The query's other keypoints: what they assert tells whose a value is."""
+        return [s for s in self.keypoints if s.text is not kt]
 
     def mentions_in(self, text: str) -> list[tuple[int, int, int]]:
         """Mentions of the known parties in a keypoint's text (memoised: each keypoint asks often)."""
@@ -981,6 +996,8 @@ def judge_keypoints(answer: str, keypoints: list[str], language: str,
     for ent in ans.entities:
         _add_entity(entities, ent)
     scene = _Scene(ans, language, entities, _mentions(answer, entities, language), known)
+    scene.keypoints = [_Sibling(kt, tuple(_fact_values(kt, kp_facts)), frozenset(i for _, _, i in scene.mentions_in(kt.text)),
+                                _kp_words(kt, scene)) for kt, kp_facts in zip(kp_texts, facts)]
     out = []
     for kp, kt, kp_facts in zip(keypoints, kp_texts, facts):
         if _is_unanswerable_keypoint(kt.text):
@@ -1159,6 +1176,7 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
     found: list[tuple[Value, Value, bool]] = []
     missing: list[tuple[Value, tuple[str, ...], bool]] = []
     wrong: list[str] = []
+    others = scene.others(kt)
     for k in values:
         kp_ctx = _context(kt, k, values)
         words = _kp_words(kt, scene, _context_span(kt, k, values))
@@ -1167,6 +1185,8 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
             said_of = scene.parties(a.span[0], kinds)
             if mine and said_of and not said_of & mine:
                 elsewhere = True  # the value is there, but said of another party
+            elif not said_of & mine and _under_other_label(a, words, others, scene):
+                elsewhere = True  # "examinations $2,405" does not state "medications cost $2,405"
             else:
                 good.append((a, bool(said_of & mine)))
         if not good:
@@ -1186,7 +1206,7 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
         if _refused_here(scene, words or kp_words, kp_parties):
             continue
         rival = _rival(k, words, kp_words, scene, [a for a in live if id(a) not in used], mine, values,
-                       swapped=elsewhere, kinds=kinds)
+                       swapped=elsewhere, kinds=kinds, others=others)
         if rival is not None:
             wrong.append(f"answer gives {rival.text} where keypoint has {k.text}")
     if wrong:
@@ -1230,16 +1250,22 @@ def _value_phrase(k: Value, a: Value) -> str:
 
 
 def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _Scene, live: list[Value],
-           mine: set[int], kp_values: list[Value], swapped: bool, kinds: set[str] | None = None) -> Value | None:
+           mine: set[int], kp_values: list[Value], swapped: bool, kinds: set[str] | None = None,
+           others: list[_Sibling] = ()) -> Value | None:
     """An answer value of the same kind said of the same fact and party: it contradicts ``k``."""
     lang, ans = scene.language, scene.answer
     candidates = [a for a in live if _conflicts(k, a)]
     kp_dates = [v for v in kp_values if v.kind == "date" and v is not k]
+    theirs = {w for s in others for w in s.words}
+    distinct = tuple(w for w in words if w not in theirs)  # the words only this keypoint has
     best, best_score = None, -1.0
     for a in candidates:
         said_of = scene.parties(a.span[0], kinds)
         if mine and said_of and not said_of & mine:
             continue  # said of another party
+        if mine and not said_of and any(s.parties and not s.parties & mine and any(_same_value(v, a) for v in s.values)
+                                        for s in others):
+            continue  # said of no one, but it is what another keypoint gives another party: that party's value
         if mine and len(said_of) > 1 and scene.owner(a.span[0]) not in mine and _parallel(a, scene, live):
             continue  # "A was 45 and B was 25": 25 is B's
         if _other_record(a, kp_dates, scene, live):
@@ -1256,10 +1282,26 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         only = len(candidates) == 1
         sole = only and not set(_content_tokens(ctx, lang)) - set(kp_words) - set(words)
         if score >= CONTEXT_SAME_FACT or (sole and score > 0) or (same_party and (
-                swapped or not words or score >= CONTEXT_SOLE_FACT or (only and len(ans.values) == 1))):
+                swapped or not words or score >= CONTEXT_SOLE_FACT or (only and len(ans.values) == 1))) or (
+                swapped and distinct and _share(distinct, ctx, lang) > 0):
             if score > best_score:
                 best, best_score = a, score
     return best
+
+
+def _under_other_label(a: Value, words: tuple[str, ...], others: list[_Sibling], scene: _Scene) -> bool:
+    """Is answer value ``a`` said under another keypoint's label (one of its words, none of ours, in the words that
+    lead up to it) for a quantity of the same kind ("medications were $1,988 and examinations $2,405": $2,405 is
+    the examinations')?"""
+    if not words or not others:
+        return False
+    ans = scene.answer
+    start = _context_span(ans, a, ans.values)[0]
+    ctx = scene.blank(ans.masked[start:a.span[0]])
+    if _share(words, ctx, scene.language) > 0:
+        return False
+    return any(_share(tuple(w for w in s.words if w not in words), ctx, scene.language) > 0
+               for s in others if any(_same_value(v, a) or _conflicts(v, a) for v in s.values))
 
 
 def _parallel(a: Value, scene: _Scene, live: list[Value]) -> bool:

@@ -168,6 +168,26 @@ def test_a_value_said_of_another_party_does_not_count_for_this_one():
     assert [lab.label for lab in labels] == ["Relevant", "Irrelevant"]
 
 
+@pytest.mark.parametrize("answer, keypoints, language", [
+    ("The year closed with a net profit of $56.51 million.",
+     ["The net profit of Grimes Chemical Industries Holdings was $169.5 million.",
+      "The net profit of Tyler Power Holdings was $56.51 million."], "en"),
+    ("与上年相比，公司碳排放强度下降了11.3%。报告期内公司环保投入403.22万元。",
+     ["嘉远环境科技股份有限公司环保投入264.88万元。", "恒丰置业股份有限公司环保投入403.22万元。"], "zh"),
+])
+def test_a_value_said_of_no_one_that_another_keypoint_gives_another_party_is_that_partys(answer, keypoints, language):
+    assert [lab.label for lab in judge_keypoints(answer, keypoints, language)] == ["Irrelevant", "Relevant"]
+
+
+@pytest.mark.parametrize("answer, keypoints, language", [
+    ("The total cost was $34,675, of which medications were $1,988 and examinations $2,405.",
+     ["Medications cost $2,405.", "Examinations cost $1,988."], "en"),
+    ("费用构成：床位及护理费1,900元，药品费1.41万元，检查检验费5,100元。", ["药品费为5,100元。", "检查检验费为7,500元。"], "zh"),
+])
+def test_a_value_under_another_keypoints_label_is_that_keypoints(answer, keypoints, language):
+    assert [lab.label for lab in judge_keypoints(answer, keypoints, language)] == ["Wrong", "Wrong"]
+
+
 def test_a_value_belongs_to_the_party_of_the_nearest_clause_that_names_one():
     answer = ("Kelly Learning Inc spent $135.56 million on R&D, 5.69% of revenue, while Grimes Chemical Industries "
               "Holdings spent $180.33 million, or 4.6%.")
