@@ -127,7 +127,7 @@ _P_DATE_MDY = re.compile(rf"\b({_MONTH_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s
 _P_DATE_DMY = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE})\.?,?\s+(\d{{4}})\b", re.I)
 _P_DATE_MY = re.compile(rf"\b({_MONTH_RE})\.?,?\s+(?:of\s+)?(\d{{4}})\b", re.I)
 _P_DATE_YM_ISO = re.compile(r"(?<![\d.])(\d{4})-(\d{1,2})(?![\d.%-])")
-_P_DATE_MD_ZH = re.compile(rf"(?<![\d年])(\d{{1,2}}|{_CN_SMALL})月(\d{{1,2}}|{_CN_SMALL})[日号]")
+_P_DATE_MD_ZH = re.compile(rf"(?<!\d)(?<!\d年)(\d{{1,2}}|{_CN_SMALL})月(\d{{1,2}}|{_CN_SMALL})[日号]")  # 同年7月10日 too
 _P_DATE_MD_EN = re.compile(rf"\b({_MONTH_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s*(?:%|,?\s*\d{{4}}))", re.I)
 _P_YEAR_ZH = re.compile(rf"(?<!\d)(\d{{4}}|{_CN_YEAR})\s*年(?!\s*\d{{1,2}}\s*个?月)")
 _P_YEAR = re.compile(r"(?<![\d,.$¥￥])((?:19|20)\d{2})(?!\d|[,.]\d|%|\s*(?:million|billion|thousand|万|亿|元|美元|dollars|yuan|"
@@ -641,12 +641,31 @@ def _analyse(text: str, language: str) -> _Text:
                     and not any(f.taken[a:b]):
                 refusal = True  # a value-free clause after a refusal is its object: "cannot say | which ..."
             clauses.append(_Clause((a, b), i, refusal, piece))
+    values = _with_years(f.values, sentences)
     chars = list(text)
-    for v in f.values:
+    for v in values:
         a, b = v.span
         chars[a:b] = " " * (b - a)
-    return _Text(text, language, tuple(f.values), tuple(_entities(text, language, f.taken)), sentences,
+    return _Text(text, language, values, tuple(_entities(text, language, f.taken)), sentences,
                  tuple(clauses), "".join(chars))
+
+
+def _with_years(values: list[Value], sentences: tuple[tuple[int, int], ...]) -> tuple[Value, ...]:
+    """A date written without its year ("in 2020 ... a contract on March 25", "同年7月10日") takes the year of the
+    last dated value before it in its sentence."""
+    out, year, sentence = [], None, None
+    for v in values:
+        here = next((i for i, (a, b) in enumerate(sentences) if a <= v.span[0] < b), None)
+        if here != sentence:
+            year, sentence = None, here
+        if v.kind == "date":
+            y, m, d = _date_parts(str(v.value))
+            if y is not None:
+                year = y
+            elif year is not None and m is not None:
+                v = Value("date", _date_value(year, m, d), v.text, v.span, v.unit, v.step)
+        out.append(v)
+    return tuple(out)
 
 
 def extract_values(text: str, language: str) -> list[Value]:

@@ -117,6 +117,17 @@ def test_a_value_restated_in_another_format_is_relevant(keypoint, answer, langua
     assert label(answer, keypoint, language) == "Relevant"
 
 
+@pytest.mark.parametrize("keypoint, answer, language", [
+    ("The major contract on March 25, 2020 involved $47.96 million.",
+     "Tyler Power Holdings disclosed six major events in 2020, including a major contract on March 25 ($47.96 million).",
+     "en"),
+    ("法院于2022年8月6日公开开庭审理。", "秦旭于2022年3月18日被刑拘，法院8月6日开庭、8月24日宣判。", "zh"),
+    ("检察院于2022年7月10日提起公诉。", "秦旭于2022年3月18日被刑拘，检察院于同年7月10日起诉。", "zh"),
+])
+def test_a_date_without_its_year_takes_the_year_said_before_it(keypoint, answer, language):
+    assert label(answer, keypoint, language) == "Relevant"
+
+
 def test_a_relevant_label_says_what_the_answer_states():
     lab = judge_keypoints("Revenue rose to $1,430 million.", ["Revenue was $1.43 billion."], "en")[0]
     assert (lab.label, lab.reason) == ("Relevant", "states $1,430 million (= $1.43 billion)")
