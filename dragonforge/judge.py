@@ -1282,9 +1282,9 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         said_of = scene.parties(a.span[0], kinds)
         if mine and said_of and not said_of & mine:
             continue  # said of another party
-        if mine and not said_of and any(s.parties and not s.parties & mine and any(_same_value(v, a) for v in s.values)
-                                        for s in others):
-            continue  # said of no one, but it is what another keypoint gives another party: that party's value
+        if any(s.parties and not s.parties & mine and (not said_of or said_of <= s.parties)
+               and any(_same_value(v, a) for v in s.values) for s in others) and (mine or said_of):
+            continue  # what another keypoint gives another party (said of it, or of no one): that party's value
         if mine and len(said_of) > 1 and scene.owner(a.span[0]) not in mine and _parallel(a, scene, live):
             continue  # "A was 45 and B was 25": 25 is B's
         if _other_record(a, kp_dates, scene, live):

@@ -190,6 +190,12 @@ def test_a_value_said_of_no_one_that_another_keypoint_gives_another_party_is_tha
     assert [lab.label for lab in judge_keypoints(answer, keypoints, language)] == ["Irrelevant", "Relevant"]
 
 
+def test_one_partys_value_does_not_contradict_a_keypoint_about_the_total():
+    answer = "Mark Lane was hospitalised for 7 days; Thomas Chapman's length of stay is not given in the records."
+    labels = judge_keypoints(answer, ["Mark Lane stayed 7 days.", "Together they spent 14 days in hospital."], "en")
+    assert [lab.label for lab in labels] == ["Relevant", "Irrelevant"]
+
+
 @pytest.mark.parametrize("answer, keypoints, language", [
     ("The total cost was $34,675, of which medications were $1,988 and examinations $2,405.",
      ["Medications cost $2,405.", "Examinations cost $1,988."], "en"),
