@@ -133,7 +133,8 @@ _P_YEAR_ZH = re.compile(rf"(?<!\d)(\d{{4}}|{_CN_YEAR})\s*年(?!\s*\d{{1,2}}\s*�
 _P_YEAR = re.compile(r"(?<![\d,.$¥￥])((?:19|20)\d{2})(?!\d|[,.]\d|%|\s*(?:million|billion|thousand|万|亿|元|美元|dollars|yuan|"
                      r"years?\b|months?\b|days?\b|employees|people|persons|人|个|项|次|岁))")
 
-_P_PERCENT = re.compile(rf"(?<![\d.])({_NUM})\s*(?:%|％|\s?percent(?:age points?)?\b|\s?per\s?cent\b|\s?pct\b)", re.I)
+_P_PERCENT = re.compile(rf"(?<![\d.])([-−－]?)({_NUM})\s*(?:%|％|\s?percent(?:age points?)?\b|\s?per\s?cent\b|\s?pct\b)",
+                        re.I)
 _P_PERCENT_CN = re.compile(r"百分之([零〇一二两三四五六七八九十百点]+)")
 
 _CUR_PRE = r"(?P<pre>US\$|USD|RMB|CNY|HK\$|\$|¥|￥|人民币)"
@@ -147,7 +148,7 @@ _DUR_UNITS_EN = {"year": ("months", 12), "month": ("months", 1), "week": ("days"
                  "hour": ("hours", 1), "minute": ("minutes", 1)}
 _DUR_UNITS_ZH = {"年": ("months", 12), "个月": ("months", 1), "個月": ("months", 1), "个星期": ("days", 7),
                  "周": ("days", 7), "星期": ("days", 7), "天": ("days", 1), "日": ("days", 1),
-                 "小时": ("hours", 1), "分钟": ("minutes", 1)}
+                 "小时": ("hours", 1), "个小时": ("hours", 1), "個小時": ("hours", 1), "分钟": ("minutes", 1)}
 _EN_AMOUNT = rf"(?:{_NUM}|{_EN_NUMWORD}|an?)"
 _P_DUR_EN = re.compile(
     rf"(?<![\d.])\b({_EN_AMOUNT})(\s+and\s+a\s+half)?[\s-]+(?:(years?)(?:['’]s?)?(?:,?\s+(?:and\s+)?({_EN_AMOUNT})[\s-]+(months?)(?:['’]s?)?)?"
@@ -155,7 +156,7 @@ _P_DUR_EN = re.compile(
     rf"|(months?|days?|hours?|minutes?)(?:['’]s?)?)(\s+and\s+a\s+half)?\b", re.I)
 _ZH_AMOUNT = rf"(?:\d+(?:\.\d+)?|{_CN_NUM})"
 _P_DUR_ZH = re.compile(
-    rf"(?<![\d.第上下每同本当前近去今明])({_ZH_AMOUNT})\s*(年(?![度底末初中内])|个月|個月|个星期|星期|周(?!岁)|天|日|小时|分钟)"
+    rf"(?<![\d.第上下每同本当前近去今明])({_ZH_AMOUNT})\s*(年(?![度底末初中])|个月|個月|个星期|星期|周(?!岁)|天|日|个小时|個小時|小时|分钟)"
     rf"(?:零?({_ZH_AMOUNT})\s*(个月|個月|天)|(半))?(?![\d月])")
 _P_HALF_YEAR_ZH = re.compile(r"(?<![\u4e00-\u9fff])半年|(?<=[为刑期判处了])半年")
 _P_AGE = re.compile(
@@ -260,8 +261,8 @@ def _find_dates_en(f: _Finder) -> None:
 
 def _find_percents(f: _Finder) -> None:
     for m in _P_PERCENT.finditer(f.text):
-        v, step = _arabic(m[1])
-        f.add("percent", v, *m.span(), unit="%", step=step)
+        v, step = _arabic(m[2])
+        f.add("percent", -v if m[1] else v, *m.span(), unit="%", step=step)  # 同比增减-5.52%: a 5.52% fall
     for m in _P_PERCENT_CN.finditer(f.text):
         v, step = _number(m[1])
         f.add("percent", v, *m.span(), unit="%", step=step)
@@ -723,6 +724,8 @@ def _same_value(k: Value, a: Value) -> bool:
             return False
         if k.kind == a.kind and k.kind in ("duration", "count") and k.unit and a.unit and k.unit != a.unit:
             return False
+        if "percent" in (k.kind, a.kind):  # a signed change (-5.52%) is its size and a direction
+            return _close(abs(float(k.value)), abs(float(a.value)), k.step, a.step)
         return _close(float(k.value), float(a.value), k.step, a.step)
     if {k.kind, a.kind} == {"count", "duration"}:
         return False
@@ -1212,8 +1215,8 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
             missing.append((k, words, elsewhere))
             continue
         best, own = max(good, key=lambda g: (g[1], _share(words, scene.blank(_context(ans, g[0], ans.values)), lang)))
-        k_dir = _direction(kp_ctx, lang) or (_direction(kt.text, lang) if len(values) == 1 else 0)
-        a_dir = _direction(_context(ans, best, ans.values), lang) or _direction(
+        k_dir = _signed(k) or _direction(kp_ctx, lang) or (_direction(kt.text, lang) if len(values) == 1 else 0)
+        a_dir = _signed(best) or _direction(_context(ans, best, ans.values), lang) or _direction(
             (_clause_of(ans, best.span[0]) or _NO_CLAUSE).text, lang)
         if k_dir and a_dir and k_dir != a_dir:
             wrong.append(f"reversed direction: answer says it {'rose' if a_dir > 0 else 'fell'} ({best.text}) "
@@ -1252,6 +1255,11 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
     if found:
         return "Irrelevant", f"partial: states {', '.join(a.text for _, a, _ in found)} but not {absent}"
     return "Irrelevant", f"not addressed ({absent} not stated)"
+
+
+def _signed(v: Value) -> int:
+    """-1 for a percentage written with a minus sign (a fall), else 0."""
+    return _DOWN if v.kind == "percent" and float(v.value) < 0 else 0
 
 
 def _specific(v: Value) -> bool:

@@ -38,6 +38,8 @@ def label(answer: str, keypoint: str, language: str, **kwargs) -> str:
       ("three and a half years", "en")], ("duration", 42.0, "months")),
     ([("12.5%", "en"), ("百分之十二点五", "zh"), ("12.5 percent", "en")], ("percent", 12.5, "%")),
     ([("两年", "zh"), ("two years", "en")], ("duration", 24.0, "months")),
+    ([("未来两年内", "zh"), ("within two years", "en")], ("duration", 24.0, "months")),
+    ([("32个小时", "zh"), ("32小时", "zh"), ("32 hours", "en")], ("duration", 32.0, "hours")),
     ([("一百二十人", "zh")], ("count", 120.0, "人")),
     ([("aged 47", "en"), ("47 years old", "en"), ("47周岁", "zh")], ("count", 47.0, "age")),
     ([("118 bpm", "en"), ("118 beats per minute", "en")], ("count", 118.0, "bpm")),
@@ -160,6 +162,13 @@ def test_a_value_given_for_another_dated_event_is_not_a_contradiction():
 ])
 def test_a_reversed_direction_is_wrong(keypoint, answer, language):
     assert label(answer, keypoint, language) == "Wrong"
+
+
+def test_a_change_written_with_a_minus_sign_is_a_fall():
+    keypoint = "营业收入为4.28亿元，同比增减-5.52%。"
+    assert canonical("同比增减-5.52%", "zh") == [("percent", -5.52, "%")]
+    assert label("恒博电力2018年营业收入4.28亿元，同比增长5.52%。", keypoint, "zh") == "Wrong"
+    assert label("恒博电力2018年营业收入4.28亿元，同比下降5.52%。", keypoint, "zh") == "Relevant"
 
 
 def test_the_same_direction_in_other_words_is_relevant():
