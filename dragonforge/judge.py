@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
@@ -814,10 +815,13 @@ _MORE, _LESS = 1, -1
 _CMP_EN = {**{w: _MORE for w in "more larger bigger greater higher longer older later after exceeded exceeds "
               "heavier costlier".split()},
            **{w: _LESS for w in "less fewer smaller lower shorter younger earlier before sooner first lighter "
-              "cheaper".split()}}
+              "cheaper precedes preceded precede".split()}}
 _P_CMP_EN = re.compile(r"\b(" + "|".join(_CMP_EN) + r")\b")
+_P_OUTDO_EN = re.compile(r"\bout-?(?:earn|perform|sell|sold|pac|grew|grow|number|spen|last)[a-z]*", re.I)  # out-earned: more
 _P_CMP_ZH = re.compile(r"(?:更|较|比较)(年轻|年长|高|低|多|少|大|小|长|短|早|晚|快|慢|靠前|靠后)|([高低多少大小长短早晚])于|"
-                       r"(在先|在前|率先|先于|在后|后于)|(先)(?=出院|入院|召开|发生|作出|完成|成立|上市|就诊|手术|批准|审议|举行|作案|审理|判决|开庭)")
+                       r"(在先|在前|率先|先于|在后|后于)|(先)(?=出院|入院|召开|发生|作出|完成|成立|上市|就诊|手术|批准|审议|举行|作案|审理|判决|开庭|被|起诉|提起|宣判|受理|"
+                       r"立案|披露|逮捕|拘留)|"
+                       r"比(?![例较重率对赛])[^，。；,;\d]{1,20}?(?:更|还)?(年轻|年长|高|低|多|少|大|小|长|短|早|晚)")
 _ZH_CMP_SIGN = {"年轻": _LESS, "年长": _MORE, "高": _MORE, "低": _LESS, "多": _MORE, "少": _LESS, "大": _MORE,
                 "小": _LESS, "长": _MORE, "短": _LESS, "早": _LESS, "晚": _MORE, "快": _LESS, "慢": _MORE,
                 "靠前": _LESS, "靠后": _MORE, "在先": _LESS, "在前": _LESS, "率先": _LESS, "先于": _LESS,
@@ -838,9 +842,12 @@ def _comparatives(text: str, language: str) -> list[tuple[int, int, str]]:
                 rest = text[m.end():m.end() + 20]
                 if re.match(r"\s+(?!on\b|in\b|at\b|by\b|with\b|and\b|among\b|of\b)[a-z]", rest):
                     continue  # "its first extraordinary general meeting" is an ordinal, not a comparison
-            if word in ("before", "after") and re.match(r"\s+(?:tax|deducting|income|the)\b", text[m.end():m.end() + 15]):
-                continue
+            if word in ("before", "after") and re.match(r"\s+(?:tax|deducting|income|the\b|(?:this|that|a|an)\s+"
+                                                        r"(?:court|judge|tribunal|panel|bench)\b)", text[m.end():m.end() + 25]):
+                continue  # "before tax", "prosecuted before this court": not an order in time
             out.append((m.start(), _CMP_EN[word], word))
+        out += [(m.start(), _MORE, "more") for m in _P_OUTDO_EN.finditer(text)]
+        out.sort()
     return out
 
 
@@ -1356,6 +1363,9 @@ def _judge_words(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[di
         verdict = _judge_comparison(kt, scene, kp_cmp[0], words)
         if verdict is not None:
             return verdict
+        kinds = Counter(v.kind for v in ans.values if v.kind != "date")
+        if not _comparatives(ans.text, lang) and not any(n >= 2 for n in kinds.values()):
+            return "Irrelevant", "makes no comparison"  # a figure for one party does not say who had more
     # Two named parties in one sentence carry a relation ("X's physician was Y"); a lone party carries
     # little, the keypoint's words must.
     role = _role_binding(kt, scene, kp_parties, words)

@@ -246,6 +246,24 @@ def test_a_comparison_must_name_the_same_winner(keypoint, answer, language, expe
     assert judge_keypoints(answer, keypoints, language)[0].label == expected
 
 
+def test_before_this_court_is_not_an_order_in_time_and_first_can_be_written_xian():
+    answer = ("The defendant Billy Holmes is male. The Southgate District People's Procuratorate of South Kenneth "
+              "prosecuted defendant Bryan Robinson for fraud before this court on May 31, 2022.")
+    assert label(answer, "The prosecution of Billy Holmes was filed first.", "en") == "Irrelevant"
+    assert label("秦旭一案先被起诉（2022年7月10日），梁峰一案于2019年5月22日起诉。", "被告人梁峰一案先被起诉。", "zh") == "Wrong"
+
+
+def test_a_comparison_is_stated_only_by_a_comparison():
+    answer = "Grimes Chemical Industries Holdings Annual Report 2021 At year end, total assets stood at $1.73 billion."
+    assert label(answer, "Grimes Chemical Industries Holdings had the smaller total assets.", "en") == "Irrelevant"
+    # comparisons in other words still count
+    assert label("Kevin Hardy's follow-up (Feb 21, 2023) precedes Thomas Chapman's (Nov. 16, 2024).",
+                 "Kevin Hardy's follow-up comes first.", "en") == "Relevant"
+    assert label("杨金凤住院共花费39,800元，比刘秀兰少。", "杨金凤的住院费用更低。", "zh") == "Relevant"
+    assert label("Fields Biosciences Holdings out-earned Sweeney Builders Corporation by a wide margin.",
+                 "Fields Biosciences Holdings earned more.", "en") == "Relevant"
+
+
 def test_a_role_given_to_another_person_is_wrong():
     assert label("合议庭由审判长刘宁、审判员王红霞和人民陪审员廖建平组成。", "审判长为王红霞。", "zh") == "Wrong"
     assert label("His attending physician was Doctor Sara Webster.",
