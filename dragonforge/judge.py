@@ -870,8 +870,9 @@ def _mentions(text: str, entities: list[_Entity], language: str) -> list[tuple[i
             while (pos := low.find(alias, start)) >= 0:
                 end = pos + len(alias)
                 start = end
-                if language != "zh" and ((pos and low[pos - 1].isalnum()) or (end < len(low) and low[end].isalnum())):
-                    continue
+                if language != "zh" and ((pos and low[pos - 1].isalnum()) or (end < len(low) and low[end].isalnum())
+                                         or " " not in alias and not text[pos].isupper()):
+                    continue  # inside a word, or a one-word name (Cross, Lane) written in lower case
                 if any(taken[pos:end]):
                     continue
                 taken[pos:end] = b"\x01" * (end - pos)
@@ -1024,6 +1025,8 @@ def judge_keypoints(answer: str, keypoints: list[str], language: str,
     known = len(entities)
     for ent in ans.entities:
         _add_entity(entities, ent)
+    if language == "en":
+        entities = _with_short_names(entities)
     scene = _Scene(ans, language, entities, _mentions(answer, entities, language), known)
     scene.keypoints = [_Sibling(kt, tuple(_fact_values(kt, kp_facts)), frozenset(i for _, _, i in scene.mentions_in(kt.text)),
                                 _kp_words(kt, scene)) for kt, kp_facts in zip(kp_texts, facts)]
@@ -1034,6 +1037,21 @@ def judge_keypoints(answer: str, keypoints: list[str], language: str,
             continue
         label, reason = _judge_one(kt, scene, kp_facts)
         out.append(KeypointLabel(keypoint=kp, label=label, reason=reason))
+    return out
+
+
+def _with_short_names(entities: list[_Entity]) -> list[_Entity]:
+    """A person is also named by surname alone (Mr. Robinson, Dr. Taylor, Lyons) and a company by its first word
+    (Tyler's), when no other party's name holds that word; courts, firms and hospitals are not named by a place."""
+    counts = Counter(w for e in entities for w in set(e.name.lower().split()))
+    out = []
+    for e in entities:
+        parts = e.name.lower().split()
+        short = parts[0] if e.org else parts[-1]
+        if (not e.org or _org_kind(e) is None) and len(short) >= 3 and counts[short] == 1 \
+                and short not in _GENERIC_CAPS and short not in _TITLES_EN and short not in e.aliases:
+            e = _Entity(e.name, e.aliases + (short,), e.org)
+        out.append(e)
     return out
 
 
@@ -1438,7 +1456,8 @@ def _role_binding(kt: _Text, scene: _Scene, kp_parties: list[int], words: tuple[
         if c.refusal or _coverage(words, scene.blank(c.text), lang) < COVERAGE_RELEVANT:
             continue
         spans = _word_spans(c.text, words, lang)
-        inside = [m for m in scene.mentions if c.span[0] <= m[0] < c.span[1]]
+        inside = [m for m in scene.mentions if c.span[0] <= m[0] < c.span[1]
+                  and not ans.text.startswith(("'s", "’s"), m[1])]  # "the clerk at Bryan Robinson's trial": not his role
         if not spans or not inside:
             continue
         p, q = c.span[0] + spans[0][0], c.span[0] + spans[-1][1]

@@ -264,6 +264,22 @@ def test_a_comparison_is_stated_only_by_a_comparison():
                  "Fields Biosciences Holdings earned more.", "en") == "Relevant"
 
 
+def test_a_party_named_by_surname_title_or_first_word_is_that_party():
+    assert label("Mr. Robinson was defended by Ms. Rivera of Sterling & Rogers Law Firm.",
+                 "Bryan Robinson was defended by Becky Rivera.", "en") == "Relevant"
+    answer = "Grimes Chemical Industries Holdings earned $169.5 million; Tyler earned $56.51 million."
+    labels = judge_keypoints(answer, ["The net profit of Grimes Chemical Industries Holdings was $56.51 million.",
+                                      "The net profit of Tyler Power Holdings was $169.5 million."], "en")
+    assert [lab.label for lab in labels] == ["Wrong", "Wrong"]
+
+
+def test_a_possessive_name_does_not_hold_the_role():
+    assert label("The clerk at Bryan Robinson's trial was Mr. Charles Hood.", "The clerk was Charles Hood.", "en") \
+        == "Relevant"
+    assert label("The clerk at Bryan Robinson's trial was Mr. Charles Wood.", "The clerk was Charles Hood.", "en") \
+        == "Wrong"
+
+
 def test_a_role_given_to_another_person_is_wrong():
     assert label("合议庭由审判长刘宁、审判员王红霞和人民陪审员廖建平组成。", "审判长为王红霞。", "zh") == "Wrong"
     assert label("His attending physician was Doctor Sara Webster.",
