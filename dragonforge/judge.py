@@ -1423,8 +1423,8 @@ def _judge_words(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[di
     value = _label_value(kt.text, lang)
     if value and not kp_parties and _coverage(_content_tokens(value, lang), said, lang) >= 0.99:
         best_cov = max(best_cov, COVERAGE_RELEVANT)  # "职业情况为厨师" is stated by "系厨师": the value is the point
-    flagged = _substitution(scene, kp_parties, words) or _polarity_clash(kt.text, words, scene, kp_parties) \
-        or _direction_clash(kt, scene)
+    flagged = _substitution(scene, kp_parties, words) or _member_clash(scene, kp_parties) \
+        or _polarity_clash(kt.text, words, scene, kp_parties) or _direction_clash(kt, scene)
     if flagged:
         return "Wrong", flagged
     if best_cov >= COVERAGE_RELEVANT:
@@ -1625,6 +1625,30 @@ def _substitution(scene: _Scene, kp_parties: list[int], words: tuple[str, ...]) 
                 if same_kind and scene.entities[i].org and others_here and not scene.mentioned(i) and topic > 0 \
                         and _org_kind(scene.entities[i]) == _org_kind(scene.entities[j]) is not None:
                     return f"answer names {scene.entities[j].name} where keypoint names {scene.entities[i].name}"
+    return None
+
+
+def _member_clash(scene: _Scene, kp_parties: list[int]) -> str | None:
+    """A person the keypoint places in a firm, court or hospital, whom the answer names next to another one of
+    that kind ("Becky Rivera of Redfern & Brown Law Firm" where the keypoint has Sterling & Rogers Law Firm)."""
+    people = [i for i in kp_parties if not scene.entities[i].org]
+    places = [i for i in kp_parties if scene.entities[i].org and _org_kind(scene.entities[i])]
+    if len(people) != 1 or len(places) != 1:
+        return None
+    person, place = people[0], places[0]
+    kind = _org_kind(scene.entities[place])
+    ans = scene.answer
+    for a, b, i in scene.mentions:
+        if i != person or (_clause_of(ans, a) or _NO_CLAUSE).refusal:
+            continue
+        si = _sentence_index(ans, a)
+        near = [(max(p - b, a - q, 0), j) for p, q, j in scene.mentions
+                if j != person and scene.entities[j].org and _org_kind(scene.entities[j]) == kind
+                and _sentence_index(ans, p) == si]
+        if near:
+            j = min(near)[1]
+            if j != place:
+                return f"answer places {scene.entities[person].name} at {scene.entities[j].name}, not {scene.entities[place].name}"
     return None
 
 

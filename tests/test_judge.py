@@ -273,6 +273,16 @@ def test_a_party_named_by_surname_title_or_first_word_is_that_party():
     assert [lab.label for lab in labels] == ["Wrong", "Wrong"]
 
 
+def test_a_person_named_next_to_another_firm_is_placed_there():
+    answer = ("Becky Rivera of Redfern & Brown Law Firm defended Daniel Lyons, and Kelly Daniel of Sterling & Rogers "
+              "Law Firm defended Bryan Robinson.")
+    labels = judge_keypoints(answer, ["Becky Rivera works at Sterling & Rogers Law Firm.",
+                                      "Kelly Daniel works at Redfern & Brown Law Firm."], "en")
+    assert [lab.label for lab in labels] == ["Wrong", "Wrong"]
+    assert label("Daniel Lyons is represented by Kelly Daniel, a lawyer with Redfern & Brown Law Firm.",
+                 "Kelly Daniel works at Redfern & Brown Law Firm.", "en") == "Relevant"
+
+
 def test_a_possessive_name_does_not_hold_the_role():
     assert label("The clerk at Bryan Robinson's trial was Mr. Charles Hood.", "The clerk was Charles Hood.", "en") \
         == "Relevant"
