@@ -1226,7 +1226,8 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
     others = scene.others(kt)
     for k in values:
         kp_ctx = _context(kt, k, values)
-        words = _kp_words(kt, scene, _context_span(kt, k, values))
+        words = _kp_words(kt, scene, _context_span(kt, k, values)) or _kp_words(
+            kt, scene, (_clause_of(kt, k.span[0]) or _NO_CLAUSE).span)  # "Revenue in 2020 was $407.89 million"
         good, elsewhere = [], False
         for a in (a for a in live if _same_value(k, a)):
             said_of = scene.parties(a.span[0], kinds)

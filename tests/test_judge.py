@@ -143,6 +143,11 @@ def test_a_different_value_for_the_same_fact_is_wrong_and_says_both():
     assert lab.reason == "answer gives $1.2 billion where keypoint has $1.43 billion"
 
 
+def test_a_value_after_a_year_keeps_the_words_before_the_year():
+    answer = "Tyler Power Holdings Annual Report 2020 Revenue for the year reached $2.95 billion, compared with $2.8 billion."
+    assert label(answer, "Revenue in 2020 was $407.89 million.", "en") == "Wrong"
+
+
 def test_a_different_number_for_another_quantity_is_not_a_contradiction():
     answer = "Profit before tax was $32.01 million and income tax was $7.21 million."
     assert label(answer, "Net profit was $24.8 million.", "en") == "Irrelevant"
