@@ -916,9 +916,9 @@ class _Scene:
     def parties(self, pos: int, kinds: set[str] | None = None) -> set[int]:
         """Whom a value at ``pos`` is said of: the parties in its clause, else those of the nearest clause before
         it in its sentence that names any ("A spent X, 5.69%, while B spent Y, or 4.6%": 4.6% is B's), else the
-        party that opens the next clause when the value opens the sentence ("2022年8月10日，徐华因…"), else the last
-        one named before it. ``kinds`` keeps only parties of those kinds (_party_kind): a person's value is not said
-        of the bureau he works for, nor a company's of the exchange it is listed on."""
+        party that opens the next clause when the value opens the sentence ("2022年8月10日，徐华因…"), else the
+        parties of the nearest earlier sentence that names any. ``kinds`` keeps only parties of those kinds
+        (_party_kind): a person's value is not said of the bureau he works for, nor a company's of its exchange."""
         ans = self.answer
         mentions = [m for m in self.mentions if kinds is None or _party_kind(self.entities[m[2]]) in kinds]
         clause = _clause_of(ans, pos)
@@ -937,7 +937,10 @@ class _Scene:
             opener = [m for m in mentions if nxt is not None and nxt.span[0] <= m[0] <= nxt.span[0] + 1]
             if opener:
                 return {opener[0][2]}
-        return {before[-1][2]} if before else set()
+        if not before:
+            return set()
+        last = _sentence_index(ans, before[-1][0])  # else everyone the nearest earlier sentence names
+        return {i for p, _, i in before if _sentence_index(ans, p) == last}
 
     def owner(self, pos: int) -> int | None:
         """The one party a value at ``pos`` belongs to: the last named before it in its clause, else the first

@@ -225,6 +225,12 @@ def test_a_value_belongs_to_the_party_of_the_nearest_clause_that_names_one():
     assert label(answer, "That was 4.6% of the revenue of Kelly Learning Inc.", "en") == "Wrong"
 
 
+def test_a_value_in_a_sentence_naming_no_one_belongs_to_everyone_the_sentence_before_names():
+    answer = ("Daniel Lyons is represented by Kelly Daniel, a lawyer. "
+              "Judgment of the Highland District People's Court of Lake Timothyfurt, dated August 24, 2023.")
+    assert label(answer, "The judgment against Daniel Lyons was made on August 24, 2023.", "en") == "Relevant"
+
+
 def test_a_date_opening_a_sentence_belongs_to_the_party_after_it():
     answer = "被告人康斌，男，汉族。2022年8月10日，徐华因涉嫌犯故意伤害罪被刑事拘留，2022年8月30日被逮捕。"
     assert label(answer, "被告人徐华于2022年8月10日被刑事拘留。", "zh") == "Relevant"
