@@ -413,6 +413,8 @@ _ZH_ORG_SUFFIX = ("股份有限公司|有限责任公司|有限公司|集团|中
                   "会计师事务所（特殊普通合伙）|会计师事务所|证券交易所|研究院|大学|医疗中心")
 _ZH_PARTICLES = "于与和及的为对在由向是被将从日月年即经其该系而但并且或自至据按以把使给称了"
 _P_ZH_ORG = re.compile(rf"(?<![^\W\d_{_ZH_PARTICLES}])((?:(?![{_ZH_PARTICLES}])[\u4e00-\u9fff（）]){{2,20}}?)({_ZH_ORG_SUFFIX})")
+_P_ZH_ORG_LEAD = re.compile(r"(?:[本该]?公司)?(?:收购|并购|聘任|聘请|委托|起诉|审计|出售|转让|增资|入股|设立|注销|合并|签署|签订|"
+                            r"披露)")  # a verb the organisation regex swallowed
 _ZH_COMPANY_SUFFIX = ("股份有限公司", "有限责任公司", "有限公司", "集团")
 
 
@@ -470,7 +472,9 @@ def _entities(text: str, language: str, taken: bytearray) -> list[_Entity]:
     out: list[_Entity] = []
     if language == "zh":
         for m in _P_ZH_ORG.finditer(text):
-            out.append(_entity_zh(m[0], True))
+            lead = _P_ZH_ORG_LEAD.match(m[1])
+            cut = lead.end() if lead and len(m[1]) - lead.end() >= 2 else 0
+            out.append(_entity_zh(m[0][cut:], True))  # (公司)收购明嘉环保有限公司: the company is 明嘉环保有限公司
         freq = _initialised_jieba().dt.FREQ
         for m in _P_ZH_PERSON.finditer(text):
             if freq.get(m[1], 0) <= 500:  # 时间, 其中, 高于 ... are words, not names
@@ -752,7 +756,8 @@ def _conflicts(k: Value, a: Value) -> bool:
         if k.unit == "age":
             return (a.kind == "count" and a.unit == "age" or a.kind == "number" and float(a.value).is_integer()
                     and 0 < float(a.value) < 130) and not _same_value(k, a)
-        return a.kind == "count" and a.unit == k.unit and not _same_value(k, a)
+        return a.kind == "count" and a.unit == k.unit and not _same_value(k, a) \
+            and isinstance(a.value, str) == isinstance(k.value, str)  # a reference range is no reading
     if k.kind == "number":
         return a.kind in ("number", "count", "duration") and not isinstance(a.value, str) and not _same_value(k, a)
     return False
@@ -1330,7 +1335,8 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         ctx = scene.blank(_context(ans, a, ans.values))
         score = _share(words, ctx, lang)
         exact = score >= CONTEXT_SAME_FACT and not set(_content_tokens(ctx, lang)) - set(kp_words) - set(words)
-        if not same_party and not exact and \
+        single = len(ans.values) == 1 and not said_of and score > 0  # an answer of one value, on the keypoint's topic
+        if not same_party and not exact and not single and \
                 _share(kp_words, scene.blank(_sentence(ans, a.span[0])), lang) < CONTEXT_SOLE_FACT:
             continue  # a sentence on another topic
         # The only value of its kind counts on weaker evidence, unless its label adds words the keypoint
@@ -1339,7 +1345,7 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         sole = only and not set(_content_tokens(ctx, lang)) - set(kp_words) - set(words)
         if score >= CONTEXT_SAME_FACT or (sole and score > 0) or (same_party and (
                 swapped or not words or score >= CONTEXT_SOLE_FACT or (only and len(ans.values) == 1))) or (
-                swapped and distinct and _share(distinct, ctx, lang) > 0):
+                swapped and distinct and _share(distinct, ctx, lang) > 0) or single:
             if score > best_score:
                 best, best_score = a, score
     return best

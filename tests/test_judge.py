@@ -148,6 +148,27 @@ def test_a_value_after_a_year_keeps_the_words_before_the_year():
     assert label(answer, "Revenue in 2020 was $407.89 million.", "en") == "Wrong"
 
 
+@pytest.mark.parametrize("keypoint, answer", [
+    ("开庭日期为2022年8月6日。", "法院于2022年6月8日公开开庭。"),
+    ("收购明嘉环保有限公司股权的日期为2023年10月30日。", "该收购发生在2023年9月30日。"),
+    ("“朝阳”低糖气泡茶饮于2022年3月11日发布。", "该产品于2022年3月1日发布。"),
+])
+def test_an_answer_of_one_value_on_the_keypoints_topic_contradicts_it(keypoint, answer):
+    assert label(answer, keypoint, "zh") == "Wrong"
+
+
+def test_an_organisation_name_does_not_start_with_the_verb_before_it():
+    names = [v.value for v in extract_values("公司收购明嘉环保有限公司100%股权。", "zh") if v.kind == "name"]
+    assert names == ["明嘉环保有限公司"]
+    names = [v.value for v in extract_values("中信投资控股有限公司成立。", "zh") if v.kind == "name"]
+    assert names == ["中信投资控股有限公司"]
+
+
+def test_a_reference_range_does_not_contradict_a_reading():
+    answer = "血红蛋白112g/L（参考值115～150g/L），低于参考范围。"
+    assert label(answer, "血红蛋白检测结果为141g/L。", "zh") == "Wrong"
+
+
 def test_a_different_number_for_another_quantity_is_not_a_contradiction():
     answer = "Profit before tax was $32.01 million and income tax was $7.21 million."
     assert label(answer, "Net profit was $24.8 million.", "en") == "Irrelevant"
