@@ -335,6 +335,12 @@ def test_negated_and_opposite_facts_are_wrong():
                  "With a reference range of 130-175 g/L, the result is below the reference range.", "en") == "Wrong"
 
 
+def test_below_the_reference_range_contradicts_within_it():
+    keypoint = "参考范围为115～150g/L，结果在参考范围内。"
+    assert label("血红蛋白141g/L（参考值115～150g/L），低于参考范围。", keypoint, "zh") == "Wrong"
+    assert label("血红蛋白141g/L（参考值115～150g/L），在参考范围内。", keypoint, "zh") == "Relevant"
+
+
 def test_a_keypoint_without_values_is_judged_by_its_words():
     assert label("Eddie White was sentenced for taking bribes and convicted.",
                  "Eddie White was convicted of taking bribes.", "en") == "Relevant"
