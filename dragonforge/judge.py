@@ -1435,7 +1435,8 @@ def _judge_words(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[di
     if value and not kp_parties and _coverage(_content_tokens(value, lang), said, lang) >= 0.99:
         best_cov = max(best_cov, COVERAGE_RELEVANT)  # "职业情况为厨师" is stated by "系厨师": the value is the point
     flagged = _substitution(scene, kp_parties, words) or _member_clash(scene, kp_parties) \
-        or _polarity_clash(kt.text, words, scene, kp_parties) or _direction_clash(kt, scene)
+        or _polarity_clash(kt.text, words, scene, kp_parties) or _direction_clash(kt, scene) \
+        or _filler_clash(kt, scene)
     if flagged:
         return "Wrong", flagged
     if best_cov >= COVERAGE_RELEVANT:
@@ -1448,6 +1449,33 @@ def _judge_words(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[di
 _P_LABEL_VALUE_ZH = re.compile(r"^([^，。；、\d]{2,10}?)(?:为|是|系)([^，。；]{2,30})[。.]?$")
 _P_LABEL_VALUE_EN = re.compile(r"^(?:the|its|his|her|their)\s+([a-z][\w\s'-]{2,40}?)\s+(?:was|is|were|are)\s+([^,;]{2,80}?)\.?$",
                                re.I)
+
+
+_P_NOT_A_FILLER = re.compile(r"(?:made|given|done|not|also|on|in|at|by|for|from|due|because|that|when|still|then|"
+                             r"brought|held|taken|paid|sold|won|found|set|put|led|sent|spent|told|known|shown|"
+                             r"[a-z]+ed|[a-z]+ing|[a-z]+en)\b|由|在|于|根据|基于|按照|经|因|未|不|也|还|已", re.I)  # not a noun phrase
+
+
+def _filler_clash(kt: _Text, scene: _Scene) -> str | None:
+    """A "LABEL is VALUE" keypoint whose label the answer fills with another value ("The drug was finasteride" /
+    "The drug was tamsulosin", "收入最少的是住宅开发板块" / "收入最少的是商业物业租赁板块")."""
+    lang, ans = scene.language, scene.answer
+    pattern = _P_LABEL_VALUE_ZH if lang == "zh" else _P_LABEL_VALUE_EN
+    m = pattern.match(kt.text.strip())
+    if not m or _P_NOT_A_FILLER.match(m[2].strip()):
+        return None
+    label, value = _content_tokens(scene.blank(m[1]), lang), _content_tokens(scene.blank(m[2]), lang)
+    said = scene.blank(" ".join(c.text for c in ans.clauses if not c.refusal))
+    if not label or not value or _coverage(value, said, lang) >= 0.5:
+        return None  # no label of its own, or the answer gives this value somewhere
+    for c in ans.clauses:
+        theirs = pattern.match(c.text.strip())
+        if c.refusal or not theirs or _P_NOT_A_FILLER.match(theirs[2].strip()):
+            continue
+        other = _content_tokens(scene.blank(theirs[2]), lang)
+        if other and _coverage(label, scene.blank(theirs[1]), lang) >= 0.99:
+            return f"answer gives {theirs[2].strip()} where keypoint has {m[2].strip()}"
+    return None
 
 
 def _label_value(kp: str, language: str) -> str | None:

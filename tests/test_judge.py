@@ -335,6 +335,15 @@ def test_negated_and_opposite_facts_are_wrong():
                  "With a reference range of 130-175 g/L, the result is below the reference range.", "en") == "Wrong"
 
 
+def test_the_keypoints_label_with_another_value_is_wrong():
+    assert label("The drug was tamsulosin, 0.4 mg once daily.", "The drug was finasteride.", "en") == "Wrong"
+    assert label("收入最少的是商业物业租赁板块。", "收入最少的是住宅开发板块。", "zh") == "Wrong"
+    # the same label saying something else about it is no other value
+    assert label("The diagnosis was made on the basis of black stools.", "The diagnosis was duodenal bulb ulcer.", "en") \
+        == "Irrelevant"
+    assert label("The drug was finasteride, 5 mg once daily.", "The drug was finasteride.", "en") == "Relevant"
+
+
 def test_below_the_reference_range_contradicts_within_it():
     keypoint = "参考范围为115～150g/L，结果在参考范围内。"
     assert label("血红蛋白141g/L（参考值115～150g/L），低于参考范围。", keypoint, "zh") == "Wrong"
