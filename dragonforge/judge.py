@@ -502,15 +502,19 @@ over about approximately around nearly some each per i we you our your than then
 will would can could should may might must shall very just only same other another respectively while whereas
 according based year defendant defendants patient patients company""".split())
 _STOP_ZH = set("的 了 为 是 于 在 和 与 及 其 该 等 共 并 对 由 被 将 之 或 而 也 都 已 所 以 即 分别 以及 其中 有关 相关 为止 "
-               "根据 按照 约 达 达到 累计 全年 年度 本 此 各 被告人 患者 公司 本案 该案".split())
+               "根据 按照 约 达 达到 累计 全年 年度 本 此 各 被告人 患者 公司 本案 该案 位于".split())  # 位于: a copula of place
 _P_WORD_EN = re.compile(r"[a-z][a-z0-9]*(?:['’][a-z]+)?|\d+[a-z]+[a-z0-9]*")
 _P_CJK = re.compile(r"[\u4e00-\u9fff]")
 _STEM_SUFFIXES = ("ing", "ed", "es", "s", "e")
 
 
+_SEX_WORDS_EN = {"man": "male", "men": "male", "woman": "female", "women": "female"}
+
+
 @lru_cache(maxsize=65536)
 def _stem(word: str) -> str:
     w = word.lower().replace("’", "'").removesuffix("'s")
+    w = _SEX_WORDS_EN.get(w, w)  # "a man" states "male"
     for suffix in _STEM_SUFFIXES:
         if w.endswith(suffix) and len(w) - len(suffix) >= 3:
             w = w[: -len(suffix)]

@@ -350,6 +350,11 @@ def test_below_the_reference_range_contradicts_within_it():
     assert label("血红蛋白141g/L（参考值115～150g/L），在参考范围内。", keypoint, "zh") == "Relevant"
 
 
+def test_a_man_is_male_and_located_in_is_no_content_word():
+    assert label("Daniel Lyons is a man born on 6 February 1982.", "Daniel Lyons is male.", "en") == "Relevant"
+    assert label("恒丰置业成立于1986年，总部在苏州，属于房地产行业。", "总部位于江苏省苏州市。", "zh") == "Relevant"
+
+
 def test_a_keypoint_without_values_is_judged_by_its_words():
     assert label("Eddie White was sentenced for taking bribes and convicted.",
                  "Eddie White was convicted of taking bribes.", "en") == "Relevant"
