@@ -1500,7 +1500,8 @@ def _role_binding(kt: _Text, scene: _Scene, kp_parties: list[int], words: tuple[
             continue
         spans = _word_spans(c.text, words, lang)
         inside = [m for m in scene.mentions if c.span[0] <= m[0] < c.span[1]
-                  and not ans.text.startswith(("'s", "’s"), m[1])]  # "the clerk at Bryan Robinson's trial": not his role
+                  and not ans.text.startswith(("'s", "’s"), m[1])  # "the clerk at Bryan Robinson's trial": not his role
+                  and not _other_title(ans.text[max(0, m[0] - 25):m[0]], kt.text)]  # "defendant Bryan Robinson"
         if not spans or not inside:
             continue
         p, q = c.span[0] + spans[0][0], c.span[0] + spans[-1][1]
@@ -1515,6 +1516,19 @@ def _role_binding(kt: _Text, scene: _Scene, kp_parties: list[int], words: tuple[
 _P_COPULA = re.compile(r"^\s*(?:(?:was|is|were|are)(?:\s+the)?|为|是|系|担任)\s*", re.I)
 
 
+_ROLE_TITLES = (r"prosecutor|presiding judge|judge|clerk|(?:people's )?assessor|attending physician|doctor|dr\.?|"
+                r"defen[cs]e (?:counsel|lawyer)|审判长|审判员|人民陪审员|书记员|检察员|检察官|公诉人|主治医师|辩护人")
+
+
+_P_TITLE_BEFORE = re.compile(rf"(?:{_ROLE_TITLES}|defendant|victim|witness|patient|被告人|被害人|证人|患者|原告)\s*$", re.I)
+
+
+def _other_title(before: str, keypoint: str) -> str | None:
+    """The title written just before a name, when the keypoint does not use it: that person holds another role."""
+    m = _P_TITLE_BEFORE.search(before)
+    return m[0] if m and m[0].strip().lower() not in keypoint.lower() else None
+
+
 def _is_role_keypoint(kt: _Text, scene: _Scene, target: int) -> bool:
     """Is the keypoint "ROLE is PARTY" or "PARTY is the ROLE", a role only one party holds?"""
     ms = [m for m in scene.mentions_in(kt.text) if m[2] == target]
@@ -1525,6 +1539,8 @@ def _is_role_keypoint(kt: _Text, scene: _Scene, target: int) -> bool:
     if re.search(r"(?:was|is|were|are|为|是|系)\s*(?:doctor|dr\.?|judge|prosecutor)?\s*$", before, re.I) \
             and not after.strip(" .。"):
         return True  # "The attending physician was Doctor X", "审判长为X"
+    if re.fullmatch(rf"\s*(?:the\s+)?(?:{_ROLE_TITLES})\s*", before, re.I):
+        return True  # "Prosecutor Yvonne Green appeared in court", "检察员柳璐出庭"
     return bool(not before.strip() and _P_COPULA.match(after) and
                 (scene.language == "zh" or re.match(r"^\s*(?:was|is)\s+the\b", after, re.I)))
 

@@ -315,6 +315,17 @@ def test_a_person_named_next_to_another_firm_is_placed_there():
                  "Kelly Daniel works at Redfern & Brown Law Firm.", "en") == "Relevant"
 
 
+def test_a_title_before_a_name_is_a_role_and_another_title_another_role():
+    keypoint = "Prosecutor Yvonne Green appeared in court."
+    procuratorate = "The Southgate District People's Procuratorate of South Kenneth"
+    assert label(f"{procuratorate} brought the case, with prosecutor Yvonne Brown appearing in court.", keypoint, "en") \
+        == "Wrong"
+    assert label(f"{procuratorate} brought the case, with prosecutor Yvonne Green appearing in court.", keypoint, "en") \
+        == "Relevant"
+    assert label(f"{procuratorate} prosecuted defendant Bryan Robinson for fraud before this court.", keypoint, "en") \
+        == "Irrelevant"
+
+
 def test_a_possessive_name_does_not_hold_the_role():
     assert label("The clerk at Bryan Robinson's trial was Mr. Charles Hood.", "The clerk was Charles Hood.", "en") \
         == "Relevant"
