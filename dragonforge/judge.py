@@ -827,7 +827,10 @@ _CMP_EN = {**{w: _MORE for w in "more larger bigger greater higher longer older 
            **{w: _LESS for w in "less fewer smaller lower shorter younger earlier before sooner first lighter "
               "cheaper precedes preceded precede".split()}}
 _P_CMP_EN = re.compile(r"\b(" + "|".join(_CMP_EN) + r")\b")
-_P_OUTDO_EN = re.compile(r"\bout-?(?:earn|perform|sell|sold|pac|grew|grow|number|spen|last)[a-z]*", re.I)  # out-earned: more
+_P_NOT_IN_TIME = re.compile(r"\s+(?:tax|deducting|income|the\b|(?:this|that|a|an)\s+"
+                            r"(?:court|judge|tribunal|panel|bench)\b)")
+_P_OUTDO_EN = re.compile(r"\bout-?(?:earn|perform|sell|sold|pac|grew|grow|number|spen|last)[a-z]*",
+                         re.I)  # "out-earned": more
 _P_CMP_ZH = re.compile(r"(?:更|较|比较)(年轻|年长|高|低|多|少|大|小|长|短|早|晚|快|慢|靠前|靠后)|([高低多少大小长短早晚])于|"
                        r"(在先|在前|率先|先于|在后|后于)|(先)(?=出院|入院|召开|发生|作出|完成|成立|上市|就诊|手术|批准|审议|举行|作案|审理|判决|开庭|被|起诉|提起|宣判|受理|"
                        r"立案|披露|逮捕|拘留)|"
@@ -852,8 +855,7 @@ def _comparatives(text: str, language: str) -> list[tuple[int, int, str]]:
                 rest = text[m.end():m.end() + 20]
                 if re.match(r"\s+(?!on\b|in\b|at\b|by\b|with\b|and\b|among\b|of\b)[a-z]", rest):
                     continue  # "its first extraordinary general meeting" is an ordinal, not a comparison
-            if word in ("before", "after") and re.match(r"\s+(?:tax|deducting|income|the\b|(?:this|that|a|an)\s+"
-                                                        r"(?:court|judge|tribunal|panel|bench)\b)", text[m.end():m.end() + 25]):
+            if word in ("before", "after") and _P_NOT_IN_TIME.match(text, m.end()):
                 continue  # "before tax", "prosecuted before this court": not an order in time
             out.append((m.start(), _CMP_EN[word], word))
         out += [(m.start(), _MORE, "more") for m in _P_OUTDO_EN.finditer(text)]
@@ -1041,8 +1043,9 @@ def judge_keypoints(answer: str, keypoints: list[str], language: str,
     if language == "en":
         entities = _with_short_names(entities)
     scene = _Scene(ans, language, entities, _mentions(answer, entities, language), known)
-    scene.keypoints = [_Sibling(kt, tuple(_fact_values(kt, kp_facts)), frozenset(i for _, _, i in scene.mentions_in(kt.text)),
-                                _kp_words(kt, scene)) for kt, kp_facts in zip(kp_texts, facts)]
+    scene.keypoints = [_Sibling(kt, tuple(_fact_values(kt, kp_facts)),
+                                frozenset(i for _, _, i in scene.mentions_in(kt.text)), _kp_words(kt, scene))
+                       for kt, kp_facts in zip(kp_texts, facts)]
     out = []
     for kp, kt, kp_facts in zip(keypoints, kp_texts, facts):
         if _is_unanswerable_keypoint(kt.text):
@@ -1707,7 +1710,8 @@ def _member_clash(scene: _Scene, kp_parties: list[int]) -> str | None:
         if near:
             j = min(near)[1]
             if j != place:
-                return f"answer places {scene.entities[person].name} at {scene.entities[j].name}, not {scene.entities[place].name}"
+                names = scene.entities[person].name, scene.entities[j].name, scene.entities[place].name
+                return "answer places {} at {}, not {}".format(*names)
     return None
 
 

@@ -123,7 +123,7 @@ def test_a_value_restated_in_another_format_is_relevant(keypoint, answer, langua
 
 @pytest.mark.parametrize("keypoint, answer, language", [
     ("The major contract on March 25, 2020 involved $47.96 million.",
-     "Tyler Power Holdings disclosed six major events in 2020, including a major contract on March 25 ($47.96 million).",
+     "Tyler Power Holdings disclosed six major events in 2020, including a contract on March 25 ($47.96 million).",
      "en"),
     ("法院于2022年8月6日公开开庭审理。", "秦旭于2022年3月18日被刑拘，法院8月6日开庭、8月24日宣判。", "zh"),
     ("检察院于2022年7月10日提起公诉。", "秦旭于2022年3月18日被刑拘，检察院于同年7月10日起诉。", "zh"),
@@ -146,7 +146,7 @@ def test_a_different_value_for_the_same_fact_is_wrong_and_says_both():
 
 
 def test_a_value_after_a_year_keeps_the_words_before_the_year():
-    answer = "Tyler Power Holdings Annual Report 2020 Revenue for the year reached $2.95 billion, compared with $2.8 billion."
+    answer = "Tyler Power Holdings Annual Report 2020 Revenue for the year reached $2.95 billion, against $2.8 billion."
     assert label(answer, "Revenue in 2020 was $407.89 million.", "en") == "Wrong"
 
 
@@ -320,10 +320,9 @@ def test_a_person_named_next_to_another_firm_is_placed_there():
 def test_a_title_before_a_name_is_a_role_and_another_title_another_role():
     keypoint = "Prosecutor Yvonne Green appeared in court."
     procuratorate = "The Southgate District People's Procuratorate of South Kenneth"
-    assert label(f"{procuratorate} brought the case, with prosecutor Yvonne Brown appearing in court.", keypoint, "en") \
-        == "Wrong"
-    assert label(f"{procuratorate} brought the case, with prosecutor Yvonne Green appearing in court.", keypoint, "en") \
-        == "Relevant"
+    for name, expected in (("Yvonne Brown", "Wrong"), ("Yvonne Green", "Relevant")):
+        answer = f"{procuratorate} brought the case, with prosecutor {name} appearing in court."
+        assert label(answer, keypoint, "en") == expected
     assert label(f"{procuratorate} prosecuted defendant Bryan Robinson for fraud before this court.", keypoint, "en") \
         == "Irrelevant"
 
@@ -352,8 +351,8 @@ def test_the_keypoints_label_with_another_value_is_wrong():
     assert label("The drug was tamsulosin, 0.4 mg once daily.", "The drug was finasteride.", "en") == "Wrong"
     assert label("收入最少的是商业物业租赁板块。", "收入最少的是住宅开发板块。", "zh") == "Wrong"
     # the same label saying something else about it is no other value
-    assert label("The diagnosis was made on the basis of black stools.", "The diagnosis was duodenal bulb ulcer.", "en") \
-        == "Irrelevant"
+    answer = "The diagnosis was made on the basis of black stools."
+    assert label(answer, "The diagnosis was duodenal bulb ulcer.", "en") == "Irrelevant"
     assert label("The drug was finasteride, 5 mg once daily.", "The drug was finasteride.", "en") == "Relevant"
 
 
