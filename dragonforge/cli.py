@@ -289,12 +289,7 @@ def _run_build(args: argparse.Namespace, params: BuildParams, settings) -> int:
         manifest = build_benchmark(str(args.out), params, batch_size=args.batch_size, llm_settings=settings)
     except DragonforgeError as exc:
         progress.close()
-        from dragonforge.llm import BudgetExceeded, LLMUnavailable
-
-        if isinstance(exc, (BudgetExceeded, LLMUnavailable)):
-            raise type(exc)(f"stopped: {exc}. Every reply received so far is cached in {args.out}; "
-                            f"run the command again (with a larger budget) to finish") from None
-        raise
+        raise _stopped(exc, f"Every reply received so far is cached in {args.out}") from None
     except KeyboardInterrupt:
         progress.close()
         print(f"dragonforge build: interrupted; finished work is kept in {args.out}. "
@@ -310,6 +305,15 @@ def _run_build(args: argparse.Namespace, params: BuildParams, settings) -> int:
           f"({manifest.rejected} rejected, see rejected.jsonl) in {args.out} "
           f"in {time.perf_counter() - t0:.1f}s. Check it with: dragonforge validate {args.out}")
     return 0
+
+
+def _stopped(exc: DragonforgeError, kept: str) -> DragonforgeError:
+    """A spent budget or a dead endpoint says what is kept and how to finish; other errors as they are."""
+    from dragonforge.llm import BudgetExceeded, LLMUnavailable
+
+    if isinstance(exc, (BudgetExceeded, LLMUnavailable)):
+        return type(exc)(f"stopped: {exc}. {kept}; run the command again (with a larger budget) to finish")
+    return exc
 
 
 def _cmd_summarize(args: argparse.Namespace) -> int:
@@ -435,12 +439,7 @@ def _run_evaluate(args: argparse.Namespace, config, settings, embedder=None) -> 
                                embedder=embedder, timeout_s=args.timeout)
     except DragonforgeError as exc:
         progress.close()
-        from dragonforge.llm import BudgetExceeded, LLMUnavailable
-
-        if isinstance(exc, (BudgetExceeded, LLMUnavailable)):
-            raise type(exc)(f"stopped: {exc}. Answers and replies received so far are kept in {args.out}; "
-                            f"run the command again (with a larger budget) to finish") from None
-        raise
+        raise _stopped(exc, f"Answers and replies received so far are kept in {args.out}") from None
     except KeyboardInterrupt:
         progress.close()
         print(f"dragonforge evaluate: interrupted; answers so far are kept in {args.out}. "

@@ -297,3 +297,32 @@ def test_bad_evaluation_settings_are_refused_with_one_clear_line(bench, tmp_path
     assert message in proc.stderr
     assert "Traceback" not in proc.stderr
     assert not (out / "scores.json").exists()
+
+
+def test_a_spent_llm_budget_stops_evaluate_and_the_rerun_pays_only_for_the_rest(bench, tmp_path, prefect_home):
+    from llm_fakes import FakeLLMServer, ok
+
+    def judge_reply(request):
+        numbered = [line for line in request.messages[1]["content"].splitlines() if line[:1].isdigit()]
+        return ok({"labels": [{"keypoint": i, "label": "Irrelevant"} for i in range(1, len(numbered) + 1)]})
+
+    sub = tmp_path / "bench"
+    sub.mkdir()
+    lines = (bench / "queries.jsonl").read_text().splitlines()[:4]
+    (sub / "queries.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (sub / "documents.jsonl").write_text((bench / "documents.jsonl").read_text(), encoding="utf-8")
+    out = tmp_path / "eval"
+    with FakeLLMServer(default=judge_reply) as server:
+        args = [str(sub), "--system", "bm25", "--judge", "llm", "--base-url", server.base_url, "--model", server.model,
+                "--concurrency", "1", "--out", str(out)]
+        first = _cli(*args, "--max-calls", "2", cwd=tmp_path, home=prefect_home)
+        assert first.returncode == 1
+        assert "stopped: --max-calls 2 reached" in first.stderr and "run the command again" in first.stderr
+        assert "Traceback" not in first.stderr and not (out / "scores.json").exists()
+        asked = server.count
+        second = _cli(*args, cwd=tmp_path, home=prefect_home)
+        assert second.returncode == 0, second.stderr[-2000:]
+    scores = json.loads((out / "scores.json").read_text())
+    usage = scores["llm_usage"]
+    assert sum(u["cache_hits"] for stage in usage.values() for u in stage.values()) == asked
+    assert scores["counts"]["queries"] == 4 and scores["counts"]["judge_failures"] == 0
