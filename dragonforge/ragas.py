@@ -177,17 +177,19 @@ async def score(llm: StructuredLLM, embedder: Embeds | None, *, question: str, a
     context precision without a reference answer; answer relevancy for an unanswerable question
     or without an embedder; agreement without an oracle answer (external systems)."""
     answered = bool(answer.strip()) and not is_refusal(answer, language)
+    out = Scores()
     jobs: dict[str, Any] = {}
     if answered:
         jobs["faithfulness"] = faithfulness(llm, question, answer, contexts, language)
     if reference_answer and not unanswerable:
         jobs["context_precision"] = context_precision(llm, question, reference_answer, contexts, k, language)
     if embedder is not None and not unanswerable:
-        jobs["answer_relevancy"] = (answer_relevancy(llm, embedder, question, answer, language) if answered
-                                    else _constant(0.0))  # an empty or refusing answer is noncommittal
+        if answered:
+            jobs["answer_relevancy"] = answer_relevancy(llm, embedder, question, answer, language)
+        else:
+            out.values["answer_relevancy"] = 0.0  # an empty or refusing answer is noncommittal
     if oracle_answer is not None:
         jobs["retrieval_agreement"] = agreement(llm, question, answer, oracle_answer, language)
-    out = Scores()
     results = await asyncio.gather(*jobs.values(), return_exceptions=True)
     for name, result in zip(jobs, results):
         if isinstance(result, (BudgetExceeded, LLMUnavailable)):
@@ -201,6 +203,3 @@ async def score(llm: StructuredLLM, embedder: Embeds | None, *, question: str, a
             out.values[name] = round(float(result), 6)
     return out
 
-
-async def _constant(value: float) -> float:
-    return value
