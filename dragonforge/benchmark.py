@@ -261,7 +261,10 @@ def code_version() -> str:
                                check=True).stdout.strip()
         return f"{__version__}+g{commit}{'.dirty' if dirty else ''}"
     except (OSError, subprocess.SubprocessError):
-        return __version__
+        # Not a git checkout (a wheel install): the version and the sources' own fingerprint.
+        from dragonforge.fingerprint import code_fingerprint
+
+        return f"{__version__}+src.{code_fingerprint()[:12]}"
 
 
 # --- dataset card -----------------------------------------------------------------------------

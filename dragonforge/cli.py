@@ -1,13 +1,16 @@
 """The `dragonforge` command line.
 
-Arguments are checked, and the output directory guarded, before Prefect is imported, so a
-bad command fails in a fraction of a second and leaves everything as it was.
+Commands run in this process by default; ``--prefect`` (or a configured ``PREFECT_API_URL``)
+runs them as Prefect flows. Either way, arguments, inputs and endpoints are checked, and the
+output directory guarded, before any work starts, so a bad command fails in a fraction of a
+second and leaves everything as it was.
 """
 
 from __future__ import annotations
 
 import argparse
 import re
+import signal
 import sys
 import time
 from pathlib import Path
@@ -127,9 +130,13 @@ def build_parser() -> argparse.ArgumentParser:
                             "LLM-written prose and refined answers; llm: every stage through the LLM")
     _add_llm_arguments(build)
     build.add_argument("--batch-size", type=_positive("--batch-size", 10_000), default=50,
-                       help="documents per Prefect task (default: 50)")
+                       help="documents per stage result (and Prefect task) (default: 50)")
+    build.add_argument("--workers", type=_whole("--workers", 0, 64), metavar="N",
+                       help="processes for the offline stages (default: one per core for large builds, none for "
+                            "small ones; 0: none)")
+    _add_prefect_argument(build)
     build.add_argument("-q", "--quiet", action="store_true", help="no progress output")
-    build.add_argument("-v", "--verbose", action="store_true", help="show Prefect's own logs")
+    build.add_argument("-v", "--verbose", action="store_true", help="show Prefect's own logs (with --prefect)")
     build.set_defaults(handler=_cmd_build)
 
     summarize = sub.add_parser("summarize", help="induce a domain schema from seed documents",
@@ -183,6 +190,7 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--compat", choices=["rageval"],
                           help="reproduce the reference implementation's conventions exactly")
     evaluate.add_argument("-q", "--quiet", action="store_true", help="no progress output")
+    _add_prefect_argument(evaluate)
     _add_llm_arguments(evaluate, engine_flag=False)
     evaluate.set_defaults(handler=_cmd_evaluate, engine="offline")
 
@@ -192,6 +200,27 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("dir", type=Path, metavar="DIR", help="benchmark directory")
     validate.set_defaults(handler=_cmd_validate)
     return parser
+
+
+def _add_prefect_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--prefect", action=argparse.BooleanOptionalAction, default=None,
+                        help="run as a Prefect flow (run and task state, retries, artifacts, the UI) instead of in "
+                             "this process; the default is in-process unless PREFECT_API_URL is configured (in the "
+                             "environment or the active Prefect profile), and --no-prefect forces in-process. "
+                             "Both give identical files")
+
+
+def _use_prefect(args: argparse.Namespace) -> bool:
+    if args.prefect is not None:
+        return args.prefect
+    from dragonforge.flows._env import configured_api_url
+
+    return configured_api_url() is not None
+
+
+def _on_sigterm(signum, frame):
+    """SIGTERM ends the command the way Ctrl-C does: finished work kept, children stopped."""
+    raise KeyboardInterrupt
 
 
 def _add_llm_arguments(parser: argparse.ArgumentParser, engine_flag: bool = True) -> None:
@@ -261,6 +290,10 @@ def _cmd_build(args: argparse.Namespace) -> int:
                          queries_per_doc=args.queries_per_doc, seed=args.seed, question_mix=args.question_mix,
                          engine=args.engine, llm=identity)
     check_output_dir(args.out, params)
+    if settings is not None and not _finished_build(args.out, params):
+        from dragonforge.reach import check_reachable
+
+        check_reachable(settings.base_url, "--base-url")
     try:
         args.out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -273,20 +306,44 @@ def _cmd_build(args: argparse.Namespace) -> int:
         return _run_build(args, params, settings)
 
 
-def _run_build(args: argparse.Namespace, params: BuildParams, settings) -> int:
-    from dragonforge.progress import make_progress
-    from flows._env import configure_prefect
+def _finished_build(out: Path, params: BuildParams) -> bool:
+    """``out`` holds a finished build of ``params`` (a rerun replays it from its caches)."""
+    import json
 
-    configure_prefect(verbose=args.verbose)
+    try:
+        data = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+        return BuildParams.model_validate(data["params"]) == params
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+
+
+def _run_build(args: argparse.Namespace, params: BuildParams, settings) -> int:
+    import contextlib
+
+    from dragonforge.progress import make_progress
+
     progress = make_progress(quiet=args.quiet)
     t0 = time.perf_counter()
+    prefect = _use_prefect(args)
     try:
-        from flows.build import build_benchmark, set_progress
+        with contextlib.ExitStack() as stack:
+            if prefect:
+                from dragonforge.flows._env import prefect_engine
 
-        set_progress(progress)
-        progress.note(f"Building {params.docs} documents per domain and language into {args.out} "
-                      f"(starting Prefect in ephemeral mode)")
-        manifest = build_benchmark(str(args.out), params, batch_size=args.batch_size, llm_settings=settings)
+                where = stack.enter_context(prefect_engine(verbose=args.verbose))
+                from dragonforge.flows.build import build_benchmark, set_progress
+
+                set_progress(progress)
+                progress.note(f"Building {params.docs} documents per domain and language into {args.out} ({where})")
+                manifest = build_benchmark(str(args.out), params, batch_size=args.batch_size, llm_settings=settings,
+                                           workers=args.workers)
+            else:
+                from dragonforge.builder import build
+
+                where = "in-process"
+                progress.note(f"Building {params.docs} documents per domain and language into {args.out} ({where})")
+                manifest = build(args.out, params, llm_settings=settings, batch_size=args.batch_size,
+                                 progress=progress, workers=args.workers)
     except DragonforgeError as exc:
         progress.close()
         raise _stopped(exc, f"Every reply received so far is cached in {args.out}") from None
@@ -303,7 +360,7 @@ def _run_build(args: argparse.Namespace, params: BuildParams, settings) -> int:
                   f"more documents give more candidates", file=sys.stderr)
     print(f"Built {manifest.documents} documents and {manifest.queries} queries "
           f"({manifest.rejected} rejected, see rejected.jsonl) in {args.out} "
-          f"in {time.perf_counter() - t0:.1f}s. Check it with: dragonforge validate {args.out}")
+          f"in {time.perf_counter() - t0:.1f}s ({where}). Check it with: dragonforge validate {args.out}")
     return 0
 
 
@@ -389,16 +446,28 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
                         llm_model=settings.model if settings else None,
                         embedding_model=embedder.model if embedder else None)
     _check_eval_dir(args.out, config)
-    if args.predictions:
-        from dragonforge.evaluate import load_inputs
+    # Every input is checked before anything is written: the benchmark and predictions files
+    # (naming a bad line), the python: system (it must import), and each endpoint (one probe).
+    from dragonforge.evaluate import load_inputs
+    from dragonforge.reach import check_reachable
 
-        load_inputs(config)  # a bad predictions file fails here, naming its lines, before anything starts
+    inputs = load_inputs(config)
+    if args.system and args.system.startswith("python:"):
+        from dragonforge.systems import PythonSystem
+
+        PythonSystem(args.system.removeprefix("python:"))
+    if args.system and args.system.startswith(("http://", "https://")):
+        check_reachable(args.system, "--system")
+    if settings is not None:
+        check_reachable(settings.base_url, "--base-url")
+    if embedder is not None and (settings is None or embedder.base_url != settings.base_url):
+        check_reachable(embedder.base_url, "--embedding-base-url")
     args.out.mkdir(parents=True, exist_ok=True)
     from dragonforge.files import exclusive_lock
 
     with exclusive_lock(args.out, "dragonforge evaluate"):
         (args.out / ".dragonforge" / "config.json").write_text(config.model_dump_json(indent=2))
-        return _run_evaluate(args, config, settings, embedder)
+        return _run_evaluate(args, config, settings, embedder, inputs)
 
 
 def _embedder_settings(args: argparse.Namespace, needed: bool):
@@ -423,20 +492,32 @@ def _embedder_settings(args: argparse.Namespace, needed: bool):
                             timeout_s=args.timeout)
 
 
-def _run_evaluate(args: argparse.Namespace, config, settings, embedder=None) -> int:
-    from dragonforge.progress import make_progress
-    from flows._env import configure_prefect
+def _run_evaluate(args: argparse.Namespace, config, settings, embedder=None, inputs=None) -> int:
+    import contextlib
 
-    configure_prefect()
+    from dragonforge.progress import make_progress
+
     progress = make_progress(quiet=args.quiet)
     t0 = time.perf_counter()
+    prefect = _use_prefect(args)
+    options = dict(llm_settings=settings, concurrency=args.concurrency, embedder=embedder, timeout_s=args.timeout)
     try:
-        from flows.evaluate import evaluate_flow, set_progress
+        with contextlib.ExitStack() as stack:
+            if prefect:
+                from dragonforge.flows._env import prefect_engine
 
-        set_progress(progress)
-        progress.note(f"Evaluating {config.system} into {args.out} (starting Prefect in ephemeral mode)")
-        scores = evaluate_flow(str(args.out), config, llm_settings=settings, concurrency=args.concurrency,
-                               embedder=embedder, timeout_s=args.timeout)
+                where = stack.enter_context(prefect_engine())
+                from dragonforge.flows.evaluate import evaluate_flow, set_progress
+
+                set_progress(progress)
+                progress.note(f"Evaluating {config.system} into {args.out} ({where})")
+                scores = evaluate_flow(str(args.out), config, **options)
+            else:
+                from dragonforge.evaluator import evaluate
+
+                where = "in-process"
+                progress.note(f"Evaluating {config.system} into {args.out} ({where})")
+                scores = evaluate(args.out, config, progress=progress, inputs=inputs, **options)
     except DragonforgeError as exc:
         progress.close()
         raise _stopped(exc, f"Answers and replies received so far are kept in {args.out}") from None
@@ -449,7 +530,7 @@ def _run_evaluate(args: argparse.Namespace, config, settings, embedder=None) -> 
     overall = scores["overall"]
     shown = ", ".join(f"{k} {overall[k]:.3f}" for k in ("recall", "eir", "completeness", "hallucination",
                                                           "irrelevance", "rouge_l") if overall.get(k) is not None)
-    print(f"Scored {scores['counts']['queries']} queries in {time.perf_counter() - t0:.1f}s: {shown}. "
+    print(f"Scored {scores['counts']['queries']} queries in {time.perf_counter() - t0:.1f}s ({where}): {shown}. "
           f"Details in {args.out}/scores.json")
     return 0
 
@@ -497,6 +578,7 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "handler", None):
         parser.print_help()
         return EXIT_USAGE
+    signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         return args.handler(args)
     except DragonforgeError as exc:

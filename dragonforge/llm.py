@@ -37,7 +37,6 @@ from pathlib import Path
 from typing import Any, Generic, Literal, TypeVar
 
 import httpx
-import openai
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from dragonforge.errors import DragonforgeError
@@ -284,6 +283,8 @@ class StructuredLLM:
     # -- the call ------------------------------------------------------------------------
 
     def _get_client(self) -> openai.AsyncOpenAI:
+        import openai  # here, not at module level: an offline build never pays for importing it
+
         if self._client is None:
             limits = httpx.Limits(max_connections=self.settings.concurrency,
                                   max_keepalive_connections=self.settings.concurrency)
@@ -363,6 +364,8 @@ class StructuredLLM:
             if self.account.on_call:
                 self.account.on_call(stage)
             return hit[0]
+
+        import openai
 
         client = self._get_client()
         assert self._semaphore is not None
@@ -472,7 +475,7 @@ class _RequestRejected(Exception):
     item fails, the run goes on."""
 
 
-def _error_text(exc: openai.APIStatusError) -> str:
+def _error_text(exc: openai.APIStatusError) -> str:  # noqa: F821 (imported where raised)
     """The server's own message (whole: it is redacted before it is cut)."""
     try:
         body = exc.response.json()
@@ -501,7 +504,7 @@ def _describe_validation(exc: ValidationError) -> str:
     return "; ".join(parts) + more
 
 
-def _about_format(exc: openai.APIStatusError) -> bool:
+def _about_format(exc: openai.APIStatusError) -> bool:  # noqa: F821 (imported where raised)
     text = (str(exc) + (exc.response.text if exc.response is not None else "")).lower()
     return "response_format" in text or "json_schema" in text
 

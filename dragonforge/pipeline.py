@@ -1,6 +1,7 @@
 """The build pipeline as plain functions over one (domain, language) group.
 
-``flows/build.py`` runs these as Prefect tasks; tests and notebooks call them directly.
+``dragonforge.builder`` runs them into a directory (resumable, in worker processes for large
+builds), directly or as the Prefect flow's tasks; tests and notebooks call them directly.
 """
 
 from __future__ import annotations
@@ -8,21 +9,21 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from dragonforge.benchmark import BuildResult, doc_id_ranges, group_order
 from dragonforge.documents import write_document
 from dragonforge.domains import make_configs
 from dragonforge.keypoints import check_keypoints
-from dragonforge.llm import StructuredLLM
-from dragonforge.llm_stages import (
-    Fallbacks, draft_qra_llm, keypoints_llm, pick_references_llm, refine_answer_llm, write_document_llm,
-    write_narratives,
-)
 from dragonforge.models import QRA, BuildParams, Config, Document, Rejection
 from dragonforge.progress import NullProgress, Progress
 from dragonforge.qra import allocate, generate_qra
 from dragonforge.references import extract_references
 from dragonforge.refine import refine
+
+if TYPE_CHECKING:
+    from dragonforge.llm import StructuredLLM
+    from dragonforge.llm_stages import Fallbacks
 
 
 @dataclass
@@ -103,7 +104,7 @@ def assemble(params: BuildParams, groups: dict[tuple[str, str], tuple[list[Confi
 
 
 def run_build(params: BuildParams, batch_size: int = 50, progress: Progress | None = None) -> BuildResult:
-    """The whole build in this process, without Prefect (the flow's behaviour, serially)."""
+    """The whole build in memory, serially, with nothing stored (``builder.build`` writes a directory)."""
     progress = progress or NullProgress()
     plan = plan_batches(params, batch_size)
     progress.start("documents", params.docs * len(plan))
@@ -134,6 +135,10 @@ async def llm_group(llm: StructuredLLM, engine: str, configs: list[Config], tota
     lets the LLM write the prose and refine the answers; ``llm`` also has it fill narrative
     slots, write questions and answers, pick references by sentence number and distil keypoints.
     """
+    from dragonforge.llm_stages import (
+        draft_qra_llm, keypoints_llm, pick_references_llm, refine_answer_llm, write_document_llm, write_narratives,
+    )
+
     if engine == "llm":
         configs = list(await asyncio.gather(*(write_narratives(llm, c, fallbacks) for c in configs)))
     documents = list(await asyncio.gather(*(write_document_llm(llm, c, seed, fallbacks) for c in configs)))

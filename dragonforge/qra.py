@@ -12,7 +12,7 @@ import math
 import random
 import re
 from collections import defaultdict
-from functools import cache
+from functools import cache, lru_cache
 from collections.abc import Iterator
 from typing import Any, Literal
 
@@ -285,9 +285,11 @@ def _compared_value(config: Config, key: str) -> Any:
     return None if fact is None else fact.value
 
 
+@lru_cache(maxsize=4096)
 def _states_term(corpus: str, term: str) -> bool:
     """Whether the corpus states ``term``: as a whole word, any case, for Latin terms; as a
-    substring for Chinese ones."""
+    substring for Chinese ones. Cached: a group's questions ask about the same terms of the
+    same corpus again and again, and each search scans every document."""
     if term.isascii():
         return re.search(rf"\b{re.escape(term)}\b", corpus, re.IGNORECASE) is not None
     return term in corpus

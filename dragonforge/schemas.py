@@ -28,7 +28,9 @@ def load_builtin_schema(domain: str, language: str) -> DomainSchema:
     path = resource_dir("schemas") / f"{domain}.{language}.yaml"
     if not path.exists():
         raise InputError(f"no built-in schema for {domain}/{language}")
-    return DomainSchema.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+    from dragonforge.templating import parse_yaml
+
+    return DomainSchema.model_validate(parse_yaml(path.read_text(encoding="utf-8")))
 
 
 def dump_schema(schema: DomainSchema) -> str:

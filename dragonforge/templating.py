@@ -8,6 +8,7 @@ as ``events[0].date`` (its written text) and ``val.events[0].date`` (its canonic
 from __future__ import annotations
 
 import re
+from collections import ChainMap
 from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
@@ -42,9 +43,17 @@ def compile_expression(source: str):
         raise TemplateError(f"bad expression {source!r}: {exc}") from exc
 
 
+def _context(template: jinja2.Template, context: dict[str, Any]) -> jinja2.runtime.Context:
+    """What ``Template.render`` builds, without copying every name of ``context`` and the
+    environment's globals into a new dict on each call (a third of a build's time went there):
+    the same names, the same precedence, looked up through a chain."""
+    return template.new_context(ChainMap(context, template.globals), shared=True)  # type: ignore[arg-type]
+
+
 def render(source: str, context: dict[str, Any]) -> str:
     try:
-        text = compile_template(source).render(context)
+        template = compile_template(source)
+        text = template.environment.concat(template.root_render_func(_context(template, context)))
     except jinja2.UndefinedError as exc:
         raise TemplateError(f"template {source!r}: {exc}") from exc
     return _SPACES.sub(" ", text).strip()
@@ -52,7 +61,13 @@ def render(source: str, context: dict[str, Any]) -> str:
 
 def evaluate(source: str, context: dict[str, Any]) -> Any:
     try:
-        return compile_expression(source)(**context)
+        expression = compile_expression(source)
+        template = expression._template
+        ctx = _context(template, context)
+        for _ in template.root_render_func(ctx):
+            pass
+        result = ctx.vars["result"]
+        return None if expression._undefined_to_none and isinstance(result, jinja2.Undefined) else result
     except jinja2.UndefinedError as exc:
         raise TemplateError(f"expression {source!r}: {exc}") from exc
 
@@ -100,9 +115,18 @@ def load_template_model(kind: str, domain: str, language: str, model: type[M]) -
         raise TemplateError(f"{path}: {exc}") from exc
 
 
+# libyaml's parser where PyYAML was built with it (the wheels are): the same safe subset of
+# YAML, about ten times faster than the pure-Python one, which dominated small builds.
+SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def parse_yaml(text: str) -> Any:
+    return yaml.load(text, Loader=SafeLoader)  # noqa: S506 (a safe loader)
+
+
 @cache
 def load_yaml(path: Path) -> Any:
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
+        return parse_yaml(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise TemplateError(f"cannot read template file {path}: {exc}") from exc

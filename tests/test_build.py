@@ -1,10 +1,13 @@
-"""The build flow end to end: Prefect's test harness once per session, and the real CLI once."""
+"""Building a benchmark end to end: the library's in-process build (what the CLI runs by
+default), resumed from its store; the real CLI; and the Prefect flow, which must write the same
+bytes. Tests that need the real Prefect engine are in test_prefect.py."""
 
 from __future__ import annotations
 
 import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 from collections import Counter
@@ -21,28 +24,16 @@ from dragonforge.validate import validate_benchmark
 PARAMS = BuildParams(docs=4, queries_per_doc=8, seed=11)
 
 
-@pytest.fixture(scope="session")
-def harness(tmp_path_factory):
-    from flows._env import configure_prefect
-
-    os.environ.setdefault("PREFECT_HOME", str(tmp_path_factory.mktemp("prefect-home")))
-    configure_prefect()
-    from prefect.testing.utilities import prefect_test_harness
-
-    with prefect_test_harness():
-        yield
-
-
-def build(out: Path, params: BuildParams = PARAMS):
-    from flows.build import build_benchmark
+def build(out: Path, params: BuildParams = PARAMS, workers: int | None = 0):
+    from dragonforge.builder import build as run
 
     check_output_dir(out, params)
     out.mkdir(parents=True, exist_ok=True)
-    return build_benchmark(str(out), params)
+    return run(out, params, workers=workers)
 
 
 @pytest.fixture(scope="session")
-def built(harness, tmp_path_factory) -> Path:
+def built(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("build") / "bench"
     build(out)
     return out
@@ -152,7 +143,7 @@ def test_same_seed_is_byte_identical_and_another_seed_differs(built, tmp_path):
         assert (other / name).read_bytes() != (built / name).read_bytes()
 
 
-def test_an_interrupted_build_fails_validation_and_a_rerun_finishes_it_from_cache(built, tmp_path, monkeypatch):
+def test_an_interrupted_build_fails_validation_and_a_rerun_finishes_it_from_its_store(built, tmp_path, monkeypatch):
     out = tmp_path / "interrupted"
     shutil.copytree(built, out)
     # What a kill during the write phase leaves: no manifest yet, a file cut short.
@@ -161,20 +152,72 @@ def test_an_interrupted_build_fails_validation_and_a_rerun_finishes_it_from_cach
     (out / "queries.jsonl").write_bytes(data[: len(data) // 2])
     assert validate_benchmark(out)
 
-    from dragonforge import pipeline
+    from dragonforge import builder
 
     def must_not_run(*args, **kwargs):
-        raise AssertionError("finished work was recomputed instead of read from the cache")
+        raise AssertionError("finished work was recomputed instead of read from the resume store")
 
-    monkeypatch.setattr(pipeline, "documents_stage", must_not_run)
-    monkeypatch.setattr(pipeline, "qra_stage", must_not_run)
+    monkeypatch.setattr(builder, "documents_work", must_not_run)
+    monkeypatch.setattr(builder, "questions_work", must_not_run)
+    build(out)
+    assert validate_benchmark(out) == []
+    for name in ("documents.jsonl", "queries.jsonl", "configs.jsonl", "provenance.jsonl", "rejected.jsonl"):
+        assert (out / name).read_bytes() == (built / name).read_bytes(), name
+
+
+def test_worker_processes_write_the_same_bytes_as_one_process(built, tmp_path):
+    out = tmp_path / "pooled"
+    build(out, workers=2)
+    for name in ("documents.jsonl", "queries.jsonl", "configs.jsonl", "provenance.jsonl", "rejected.jsonl",
+                 "documents.parquet", "queries.parquet"):
+        assert (out / name).read_bytes() == (built / name).read_bytes(), name
+
+
+def test_resume_state_is_json_rows_and_a_tampered_row_is_recomputed_not_run(built, tmp_path):
+    out = tmp_path / "tampered"
+    shutil.copytree(built, out)
+    store = out / ".dragonforge" / "resume.sqlite"
+    assert not (out / ".dragonforge" / "cache").exists()
+    for path in (out / ".dragonforge").rglob("*"):  # no pickle anywhere (protocol 2+ starts with 0x80)
+        assert not (path.is_file() and path.read_bytes()[:1] == b"\x80"), path
+    with sqlite3.connect(store) as db:
+        rows = db.execute("SELECT key, stage, data FROM results").fetchall()
+        assert {stage for _, stage, _ in rows} == {"documents", "questions"}
+        for _, _, data in rows:
+            json.loads(data)
+        # A row replaced by something that is not the stage's type: a pickle, or other JSON.
+        db.execute("UPDATE results SET data = ? WHERE stage = 'documents'", ("\x80\x04cos\nsystem\n",))
+        db.execute("UPDATE results SET data = ? WHERE stage = 'questions'", ('{"result": 1}',))
+    (out / "manifest.json").unlink()
     build(out)
     assert validate_benchmark(out) == []
     assert (out / "queries.jsonl").read_bytes() == (built / "queries.jsonl").read_bytes()
 
 
-def test_the_cli_builds_and_validates_with_a_real_prefect_run(tmp_path):
-    """The README's command, end to end: ephemeral Prefect, state under the working directory."""
+def test_a_changed_input_is_not_served_from_the_store(built, tmp_path, monkeypatch):
+    """The key holds the content of every input: a changed template gives a new document."""
+    out = tmp_path / "changed"
+    shutil.copytree(built, out)
+    (out / "manifest.json").unlink()
+    from dragonforge import fingerprint
+
+    monkeypatch.setattr(fingerprint, "code_fingerprint", lambda: "another version of the code")
+    from dragonforge import builder
+
+    calls = Counter()
+    real = builder.documents_work
+
+    def counting(*args, **kwargs):
+        calls["documents"] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(builder, "documents_work", counting)
+    build(out)
+    assert calls["documents"] == len(PARAMS.domains) * len(PARAMS.languages)
+
+
+def test_the_cli_builds_in_process_and_validates(tmp_path):
+    """The README's command, end to end: no Prefect, nothing written outside --out."""
     home = tmp_path / "home"
     home.mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
@@ -185,9 +228,11 @@ def test_the_cli_builds_and_validates_with_a_real_prefect_run(tmp_path):
                            "--languages", "zh", "--queries-per-doc", "5"],
                           capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
     assert proc.returncode == 0, proc.stderr
-    assert "Built 2 documents" in proc.stdout
+    assert "Built 2 documents" in proc.stdout and "(in-process)" in proc.stdout
     assert "documents" in proc.stderr  # progress lines
     assert "Traceback" not in proc.stderr and "ERROR" not in proc.stderr
-    assert (tmp_path / ".prefect").is_dir() and not (home / ".prefect").exists()
+    assert not (tmp_path / ".prefect").exists() and not (home / ".prefect").exists()
+    usage = subprocess.run([*cmd, "build", "--help"], capture_output=True, text=True, env=env).stdout
+    assert "--prefect" in usage and "in-process unless PREFECT_API_URL" in " ".join(usage.split())
     check = subprocess.run([*cmd, "validate", str(out)], capture_output=True, text=True, timeout=120)
     assert check.returncode == 0 and "valid benchmark" in check.stdout

@@ -1,0 +1,346 @@
+"""Building a benchmark into a directory, without Prefect: plan, stages, resume, processes, files.
+
+:func:`build` is the entry point the CLI, tests and benchmarks call. The Prefect flow
+(``dragonforge.flows.build``) drives the same :class:`Builder` methods as tasks, so both paths
+compute, store and write exactly the same things.
+
+- Offline builds cut each (domain, language) group into batches of documents; each batch's
+  configs and documents, then each group's questions, are one stage result. Large builds run
+  them in worker processes (the work is CPU-bound: threads would only contend for the GIL).
+- Every stage result is kept in ``DIR/.dragonforge/resume.sqlite`` under a key made of the
+  stage's code and the content of its inputs (:mod:`dragonforge.fingerprint`), so rerunning
+  the command after an interruption reuses what was finished and recomputes what changed.
+- LLM builds run one group after another with the endpoint's full concurrency; every reply is
+  cached in ``llm-cache.sqlite``, which is what makes them resumable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor, Future
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from pydantic import TypeAdapter
+from pydantic.dataclasses import dataclass as typed_dataclass
+
+from dragonforge import pipeline
+from dragonforge.benchmark import STATE_DIR, group_order, mark_build_started, write_benchmark
+from dragonforge.errors import DragonforgeError
+from dragonforge.fingerprint import content_key
+from dragonforge.models import BuildParams, Config, Document, Manifest
+from dragonforge.pipeline import Batch, QRAResult
+from dragonforge.progress import NullProgress, Progress
+from dragonforge.resume import ResumeStore
+from dragonforge.workers import worker_pool
+
+Group = tuple[str, str]
+
+# Below this many documents a build runs in this process: starting workers costs more than it saves.
+PROCESS_THRESHOLD_DOCS = 120
+
+
+@typed_dataclass
+class DocumentsResult:
+    configs: list[Config]
+    documents: list[Document]
+    seconds: float
+
+
+@typed_dataclass
+class QuestionsResult:
+    result: QRAResult
+    seconds: float
+
+
+_DOCUMENTS = TypeAdapter(DocumentsResult)
+_QUESTIONS = TypeAdapter(QuestionsResult)
+
+
+def documents_work(batch: Batch, seed: int) -> DocumentsResult:
+    """Stages 2–3 for one batch: configs, then documents written from them."""
+    t0 = time.perf_counter()
+    configs = pipeline.configs_stage(batch.domain, batch.language, list(batch.doc_ids), seed, batch.first_index)
+    documents = pipeline.documents_stage(configs, seed)
+    return DocumentsResult(configs=configs, documents=documents, seconds=time.perf_counter() - t0)
+
+
+def questions_work(configs: list[Config], documents: list[Document], params: BuildParams) -> QuestionsResult:
+    """Stages 4–7 for one group: questions, references, refinement, keypoints."""
+    t0 = time.perf_counter()
+    result = pipeline.qra_stage(configs, documents, params.docs * params.queries_per_doc, params.question_mix,
+                                params.seed)
+    return QuestionsResult(result=result, seconds=time.perf_counter() - t0)
+
+
+def group_work(batches: list[Batch], finished: dict[int, DocumentsResult], params: BuildParams
+               ) -> tuple[list[DocumentsResult], QuestionsResult]:
+    """A whole group in one worker: its batches' documents (those not ``finished`` already, by
+    index) and then its questions, so each worker compiles a group's templates once."""
+    parts = [finished[i] if i in finished else documents_work(b, params.seed) for i, b in enumerate(batches)]
+    configs = [c for p in parts for c in p.configs]
+    documents = [d for p in parts for d in p.documents]
+    return parts, questions_work(configs, documents, params)
+
+
+def _done(value: Any) -> Future:
+    fut: Future = Future()
+    fut.set_result(value)
+    return fut
+
+
+class Builder:
+    """One build into ``out``: the resume store, the worker pool and the stage steps."""
+
+    def __init__(self, out: Path, params: BuildParams, *, batch_size: int = 50, progress: Progress | None = None,
+                 workers: int | None = None):
+        self.out = out
+        self.params = params
+        self.batch_size = batch_size
+        self.progress = progress or NullProgress()
+        self.t0 = time.perf_counter()
+        self.store = ResumeStore(out / STATE_DIR / "resume.sqlite")
+        total_docs = params.docs * len(group_order(params))
+        self.workers = workers if workers is not None else (0 if total_docs < PROCESS_THRESHOLD_DOCS else None)
+        self._pool: Executor | None = None
+        self._pool_lock = threading.Lock()  # the Prefect path asks from several task threads
+        self.stage_seconds = {"documents": 0.0, "questions": 0.0}
+        self.finished: dict[Batch, DocumentsResult] = {}  # documents of this run's batches, by batch
+        mark_build_started(out, params)
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    def __enter__(self) -> Builder:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+        self.store.close()
+
+    def _executor(self) -> Executor | None:
+        if self.workers == 0:
+            return None
+        with self._pool_lock:
+            if self._pool is None:
+                self._pool = worker_pool(self.workers)
+            return self._pool
+
+    # -- offline stages --------------------------------------------------------------------
+
+    def plan(self) -> dict[Group, list[Batch]]:
+        plan = pipeline.plan_batches(self.params, self.batch_size)
+        self.progress.start("documents", self.params.docs * len(plan))
+        self.progress.start("questions", len(plan))
+        return plan
+
+    def _submit(self, stage: str, key: str, adapter: TypeAdapter, work: Callable, *args: Any,
+                on_done: Callable[[Any], None]) -> Future:
+        cached = self.store.get(key, adapter)
+        if cached is not None:
+            on_done(cached)
+            return _done(cached)
+        executor = self._executor()
+        if executor is None:
+            value = work(*args)
+            self.store.put(key, stage, adapter, value)
+            on_done(value)
+            return _done(value)
+        fut = executor.submit(work, *args)
+
+        def finished(f: Future) -> None:
+            if not f.cancelled() and f.exception() is None:
+                self.store.put(key, stage, adapter, f.result())
+                on_done(f.result())
+
+        fut.add_done_callback(finished)
+        return fut
+
+    def submit_documents(self, batch: Batch) -> Future:
+        """Configs and documents of one batch (a future of :class:`DocumentsResult`)."""
+        key = content_key("documents", batch, self.params.seed)
+
+        def done(r: DocumentsResult) -> None:
+            self.finished[batch] = r
+            self.stage_seconds["documents"] += r.seconds
+            self.progress.advance("documents", len(batch.doc_ids))
+
+        return self._submit("documents", key, _DOCUMENTS, documents_work, batch, self.params.seed, on_done=done)
+
+    def submit_questions(self, group: Group, parts: list[DocumentsResult]) -> Future:
+        """Questions of one group from its batches' documents (a future of :class:`QuestionsResult`)."""
+        configs = [c for p in parts for c in p.configs]
+        documents = [d for p in parts for d in p.documents]
+        params = self.params
+        key = content_key("questions", configs, documents, params.docs * params.queries_per_doc,
+                          params.question_mix, params.seed)
+
+        def done(r: QuestionsResult) -> None:
+            self.stage_seconds["questions"] += r.seconds
+            self.progress.advance("questions")
+
+        return self._submit("questions", key, _QUESTIONS, questions_work, configs, documents, params, on_done=done)
+
+    def submit_group(self, group: Group, batches: list[Batch]) -> Future:
+        """A whole group (a future of its :class:`QuestionsResult`): what the store holds is read
+        back, the rest is made in one worker process and stored as it would be stage by stage."""
+        executor = self._executor()
+        keys = [content_key("documents", b, self.params.seed) for b in batches]
+        finished = {i: r for i, k in enumerate(keys) if (r := self.store.get(k, _DOCUMENTS)) is not None}
+        if executor is None or len(finished) == len(batches):
+            for batch in batches:
+                self.submit_documents(batch)
+            return self.submit_questions(group, [self.finished[b] for b in batches])
+        fut: Future = Future()
+
+        def finished_group(f: Future) -> None:
+            if f.cancelled() or f.exception() is not None:
+                fut.set_exception(f.exception() or RuntimeError("cancelled"))
+                return
+            parts, questions = f.result()
+            for i, (batch, part) in enumerate(zip(batches, parts)):
+                if i not in finished:
+                    self.store.put(keys[i], "documents", _DOCUMENTS, part)
+                self.finished[batch] = part
+                self.stage_seconds["documents"] += part.seconds
+                self.progress.advance("documents", len(batch.doc_ids))
+            configs = [c for p in parts for c in p.configs]
+            documents = [d for p in parts for d in p.documents]
+            params = self.params
+            key = content_key("questions", configs, documents, params.docs * params.queries_per_doc,
+                              params.question_mix, params.seed)
+            if (kept := self.store.get(key, _QUESTIONS)) is not None:
+                questions = kept
+            else:
+                self.store.put(key, "questions", _QUESTIONS, questions)
+            self.stage_seconds["questions"] += questions.seconds
+            self.progress.advance("questions")
+            fut.set_result(questions)
+
+        executor.submit(group_work, batches, finished, self.params).add_done_callback(finished_group)
+        return fut
+
+    def documents(self, batch: Batch) -> None:
+        """Make (or read back) one batch's documents; :meth:`group` joins them."""
+        self.submit_documents(batch).result()
+
+    def questions(self, group: Group, batches: list[Batch]) -> QRAResult:
+        return self.submit_questions(group, [self.finished[b] for b in batches]).result().result
+
+    def group(self, batches: list[Batch]) -> tuple[list[Config], list[Document]]:
+        parts = [self.finished[b] for b in batches]
+        return [c for p in parts for c in p.configs], [d for p in parts for d in p.documents]
+
+    # -- LLM engines -----------------------------------------------------------------------
+
+    def start_llm(self, settings) -> None:
+        from dragonforge.llm import LLMAccount
+
+        state = self.out / STATE_DIR
+        self.calls_log = state / "calls-run.jsonl"
+        self.calls_log.unlink(missing_ok=True)
+        self.settings = settings
+        self.account = LLMAccount(settings, self.calls_log)
+        self.account.on_call = self._report_llm_progress
+        self.fallbacks: dict[str, int] = {}
+        self.llm_seconds = 0.0
+        ids = pipeline.doc_id_ranges(self.params)
+        self.progress.start("documents", self.params.docs * len(ids))
+        self.progress.start("questions", len(ids))
+
+    def llm_group(self, group: Group) -> tuple[list[Config], list[Document], QRAResult]:
+        """One (domain, language) group through the LLM stages. Its replies are cached, so a
+        rerun replays every reply it already has (and counts it)."""
+        from dragonforge.llm import StructuredLLM
+        from dragonforge.llm_stages import Fallbacks
+
+        t0 = time.perf_counter()
+        params = self.params
+        doc_ids = pipeline.doc_id_ranges(params)[group]
+        configs = pipeline.configs_stage(group[0], group[1], doc_ids, params.seed, 0)
+        fallbacks = Fallbacks()
+
+        async def run():
+            llm = StructuredLLM(self.settings, cache_path=self.out / STATE_DIR / "llm-cache.sqlite",
+                                account=self.account)
+            try:
+                return await pipeline.llm_group(llm, params.engine, configs, params.docs * params.queries_per_doc,
+                                                params.question_mix, params.seed, fallbacks)
+            finally:
+                await llm.aclose()
+
+        result = asyncio.run(run())
+        for stage, n in fallbacks.counts.items():
+            self.fallbacks[stage] = self.fallbacks.get(stage, 0) + n
+        self.llm_seconds += time.perf_counter() - t0
+        self.progress.advance("documents", len(doc_ids))
+        self.progress.advance("questions")
+        return result
+
+    def _report_llm_progress(self, stage: str) -> None:
+        account = self.account
+        if (account.calls + account.cache_hits) % 10 == 0:
+            self.progress.note(f"llm: {account.calls} calls, {account.cache_hits} cache hits, {account.tokens:,} "
+                               f"tokens, cost {account.cost:.4f} (last stage: {stage})")
+
+    # -- files -----------------------------------------------------------------------------
+
+    def write(self, groups: dict[Group, tuple[list[Config], list[Document], QRAResult]]) -> Manifest:
+        build = pipeline.assemble(self.params, groups)
+        if self.params.engine != "offline":
+            self.account.close()
+            s = self.settings
+            build.llm = {"base_url": public_url(s.base_url), "model": s.model, "api_key_env": s.api_key_env,
+                         "temperature": s.temperature, "max_tokens": s.max_tokens, "seed": s.seed,
+                         "concurrency": s.concurrency, "cache": s.use_cache}
+            build.llm_usage = self.account.report()
+            build.fallbacks = self.fallbacks
+            build.calls_log = self.calls_log
+            timings = {"llm_group_task_seconds": self.llm_seconds}
+        else:
+            timings = {"documents_task_seconds": self.stage_seconds["documents"],
+                       "questions_task_seconds": self.stage_seconds["questions"]}
+        timings["generate_seconds"] = time.perf_counter() - self.t0
+        return write_benchmark(self.out, self.params, build, timings)
+
+
+def build(out: Path, params: BuildParams, *, llm_settings=None, batch_size: int = 50,
+          progress: Progress | None = None, workers: int | None = None) -> Manifest:
+    """Build (or finish building) the benchmark of ``params`` into ``out``, in this process.
+
+    ``workers``: processes for an offline build (0: none; None: one per core when the build is
+    large enough to gain from them)."""
+    if params.engine != "offline" and llm_settings is None:
+        raise DragonforgeError(f"the {params.engine} engine needs an LLM endpoint (--base-url and --model)")
+    with Builder(out, params, batch_size=batch_size, progress=progress, workers=workers) as b:
+        if params.engine != "offline":
+            b.start_llm(llm_settings)
+            try:
+                groups = {group: b.llm_group(group) for group in group_order(params)}
+            except BaseException:
+                b.account.close()
+                raise
+            return b.write(groups)
+        plan = b.plan()
+        question_futures = {group: b.submit_group(group, batches) for group, batches in plan.items()}
+        groups = {}
+        for g in group_order(params):
+            questions = question_futures[g].result().result
+            groups[g] = (*b.group(plan[g]), questions)
+        return b.write(groups)
+
+
+def public_url(url: str) -> str:
+    """The endpoint without any user:password part."""
+    parts = urlsplit(url)
+    if not parts.hostname:
+        return url
+    return urlunsplit(parts._replace(netloc=parts.hostname + (f":{parts.port}" if parts.port else "")))

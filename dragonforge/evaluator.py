@@ -1,0 +1,273 @@
+"""Evaluating a system on a benchmark into a directory, without Prefect: the system under test,
+its answers (kept as they arrive, to resume), the judge, the scores and the files.
+
+:func:`evaluate` is the entry point the CLI, tests and benchmarks call; the Prefect flow
+(``dragonforge.flows.evaluate``) runs the same steps as tasks.
+
+Answers are kept in ``DIR/.dragonforge/resume.sqlite`` under a key made of the system (its
+settings, and for a ``python:`` system its source file), the query's content and the
+benchmark's documents, so a rerun asks the system only for what is missing, and a changed
+benchmark or system is asked again. An answer that failed (a timeout, an exception) is not
+kept: the rerun asks again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import importlib.util
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from dragonforge import evaluate as ev
+from dragonforge.errors import DragonforgeError
+from dragonforge.fingerprint import content_key
+from dragonforge.files import write_bytes_atomic, write_jsonl_atomic, write_text_atomic
+from dragonforge.progress import NullProgress, Progress
+from dragonforge.resume import ResumeStore
+from dragonforge.systems import Query, SystemAnswer
+
+_ANSWER = TypeAdapter(SystemAnswer)
+
+
+def state_dir(out: Path) -> Path:
+    path = out / ".dragonforge"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def make_system(spec: str, documents: list[dict], config: ev.EvalConfig, llm_settings, out: Path,
+                concurrency: int, embedder=None, account=None, timeout_s: float = 60.0):
+    """The system under test named by ``--system``."""
+    from dragonforge import rag, systems
+
+    if spec.startswith(("http://", "https://")):
+        return systems.HTTPSystem(spec, concurrency=concurrency, timeout_s=timeout_s)
+    if spec.startswith("python:"):
+        return systems.PythonSystem(spec.removeprefix("python:"))
+    if spec in ("bm25", "dense"):
+        if config.generator == "llm":
+            from dragonforge.llm import StructuredLLM
+
+            generator = rag.LLMGenerator(StructuredLLM(llm_settings, cache_path=state_dir(out) / "llm-cache.sqlite",
+                                                       account=account))
+        else:
+            generator = rag.ExtractiveGenerator()
+        return rag.BaselineRAG(documents, chunk_size=config.chunk_size or 512, overlap=config.overlap or 64,
+                               top_k=config.top_k or 5, metadata_prefix=config.metadata_prefix, generator=generator,
+                               retriever=spec, embedder=embedder.make() if embedder else None)
+    raise DragonforgeError(f"unknown --system {spec!r}; use bm25, dense, an http(s):// URL or python:module:function")
+
+
+def system_identity(config: ev.EvalConfig) -> dict[str, Any]:
+    """What an answer depends on besides its query: the system's settings and, for a ``python:``
+    system, its source file's content."""
+    identity = config.model_dump(include={"system", "top_k", "chunk_size", "overlap", "metadata_prefix",
+                                          "generator", "llm_model", "embedding_model"})
+    if config.system.startswith("python:"):
+        identity["source_sha256"] = _python_source_hash(config.system.removeprefix("python:"))
+    return identity
+
+
+def _python_source_hash(spec: str) -> str | None:
+    module = spec.rpartition(":")[0]
+    try:
+        origin = Path(module) if module.endswith(".py") else Path(importlib.util.find_spec(module).origin or "")
+        return hashlib.sha256(origin.read_bytes()).hexdigest()
+    except (ImportError, AttributeError, ValueError, OSError):
+        return None
+
+
+def documents_digest(documents: list[dict]) -> str:
+    h = hashlib.sha256()
+    for d in documents:
+        h.update(json.dumps(d, sort_keys=True, ensure_ascii=False).encode())
+    return h.hexdigest()
+
+
+def answer_key(identity: dict[str, Any], digest: str, query: dict) -> str:
+    return content_key("answer", identity, digest, query.get("language"), query.get("domain"), query["query"],
+                       query["ground_truth"].get("references") or [])
+
+
+@dataclass
+class Judged:
+    labels: dict[int, list]
+    oracle_labels: dict[int, list | None] = field(default_factory=dict)
+    llm_scores: dict[int, Any] = field(default_factory=dict)
+    usage: dict = field(default_factory=dict)
+
+
+class Evaluation:
+    """One evaluation into ``out``: its inputs, the resume store and the steps."""
+
+    def __init__(self, out: Path, config: ev.EvalConfig, *, llm_settings=None, concurrency: int = 8,
+                 embedder=None, timeout_s: float = 60.0, progress: Progress | None = None, inputs=None):
+        self.out = out
+        self.config = config
+        self.llm_settings = llm_settings
+        self.concurrency = concurrency
+        self.embedder = embedder
+        self.timeout_s = timeout_s
+        self.progress = progress or NullProgress()
+        self.t0 = time.perf_counter()
+        # ``inputs``: what ev.load_inputs(config) returns, when the caller has already read it.
+        self.documents, self.queries, self.given_answers = inputs or ev.load_inputs(config)
+        self.store: ResumeStore | None = None
+        # What the steps made, for a caller (the flow) that runs them one by one.
+        self.answered: dict[int, SystemAnswer] = {}
+        self.answer_usage: dict = {}
+        self.judged: Judged | None = None
+
+    def close(self) -> None:
+        if self.store is not None:
+            self.store.close()
+
+    # -- answers ---------------------------------------------------------------------------
+
+    def answers(self) -> tuple[dict[int, SystemAnswer], dict]:
+        """Every query's answer (and, from a built-in system, its oracle answer), and what the LLM
+        generator used in this run, by stage."""
+        if self.given_answers is not None:
+            return self.given_answers, {}
+        from dragonforge.llm import LLMAccount
+
+        config, out = self.config, self.out
+        self.store = self.store or ResumeStore(state_dir(out) / "resume.sqlite")
+        identity, digest = system_identity(config), documents_digest(self.documents)
+        keys = {q["query"]["query_id"]: answer_key(identity, digest, q) for q in self.queries}
+        answers: dict[int, SystemAnswer] = {}
+        for qid, key in keys.items():
+            kept = self.store.get(key, _ANSWER)
+            if kept is not None:
+                answers[qid] = kept.model_copy(update={"query_id": qid})
+        todo = [q for q in self.queries if q["query"]["query_id"] not in answers]
+        self.progress.start("answers", len(self.queries))
+        self.progress.advance("answers", len(self.queries) - len(todo))
+        if not todo:
+            return answers, {}
+        account = LLMAccount(self.llm_settings, state_dir(out) / "answer-calls.jsonl") \
+            if config.generator == "llm" else None
+        system = make_system(config.system, self.documents, config, self.llm_settings, out, self.concurrency,
+                             self.embedder, account, self.timeout_s)
+        oracle = getattr(system, "answer_from", None)  # a built-in system also answers from the gold chunks
+        store = self.store
+
+        async def run() -> None:
+            sem = asyncio.Semaphore(self.concurrency)
+
+            async def one(q: dict) -> None:
+                qid = q["query"]["query_id"]
+                query = Query(query_id=qid, language=q.get("language", "en"), domain=q.get("domain", ""),
+                              question=q["query"]["content"])
+                async with sem:
+                    a = await system.answer(query)
+                    references = q["ground_truth"].get("references") or []
+                    if oracle and references and not a.error:
+                        a.oracle_answer = await oracle(query, references)
+                answers[qid] = a
+                if not a.error:
+                    store.put(keys[qid], "answer", _ANSWER, a)
+                self.progress.advance("answers")
+
+            try:
+                await asyncio.gather(*(one(q) for q in todo))
+            finally:
+                close = getattr(system, "aclose", None)
+                if close:
+                    await close()
+
+        try:
+            asyncio.run(run())
+        finally:
+            if account:
+                account.close()
+        return answers, account.report() if account else {}
+
+    # -- judge -----------------------------------------------------------------------------
+
+    def judge(self, answers: dict[int, SystemAnswer]) -> Judged:
+        """Keypoint labels of every query; with the LLM judge also the LLM-mode metrics, without
+        it the lexical labels of the oracle answers (offline retrieval agreement)."""
+        queries = self.queries
+        self.progress.start("judged", len(queries))
+        if self.config.judge == "lexical":
+            labels, oracle = {}, {}
+            for q in queries:
+                qid = q["query"]["query_id"]
+                labels[qid] = ev.lexical_labels(q, answers[qid])
+                oracle[qid] = ev.oracle_labels(q, answers[qid])
+                self.progress.advance("judged")
+            return Judged(labels=labels, oracle_labels=oracle)
+        from dragonforge.llm import LLMAccount, StructuredLLM
+
+        state = state_dir(self.out)
+        account = LLMAccount(self.llm_settings, state / "judge-calls.jsonl")
+
+        async def run():
+            llm = StructuredLLM(self.llm_settings, cache_path=state / "llm-cache.sqlite", account=account)
+            embed = self.embedder.make() if self.embedder else None
+            try:
+                return await ev.llm_judgements(llm, queries, answers, embed, self.config.k,
+                                               on_done=lambda: self.progress.advance("judged"))
+            finally:
+                await llm.aclose()
+                if embed:
+                    await embed.aclose()
+
+        try:
+            labels, scores = asyncio.run(run())
+        finally:
+            account.close()
+        return Judged(labels=labels, llm_scores=scores, usage=account.report())
+
+    # -- scores and files ------------------------------------------------------------------
+
+    def score(self, answers: dict[int, SystemAnswer], judged: Judged, answer_usage: dict) -> tuple[list, dict]:
+        by_id = {d["doc_id"]: d for d in self.documents}
+        records = [ev.score_query(q, answers[qid], judged.labels[qid], self.config, by_id,
+                                  llm_scores=judged.llm_scores.get(qid), oracle_labels=judged.oracle_labels.get(qid))
+                   for q in self.queries for qid in (q["query"]["query_id"],)]
+        scores = ev.aggregate(records, self.config)
+        scores["timings"] = {"seconds": round(time.perf_counter() - self.t0, 3)}
+        if answer_usage or judged.usage:
+            scores["llm_usage"] = {**answer_usage, **judged.usage}  # by stage: rag_answer, then the judge's
+        return records, scores
+
+    def write(self, records: list[dict], scores: dict, answers: dict[int, SystemAnswer]) -> None:
+        write_results(self.out, records, scores, ev.predictions_records(self.queries, answers))
+
+
+def evaluate(out: Path, config: ev.EvalConfig, *, llm_settings=None, concurrency: int = 8, embedder=None,
+             timeout_s: float = 60.0, progress: Progress | None = None, inputs=None) -> dict:
+    """Score ``config``'s system (or predictions file) on its benchmark into ``out``, in this process."""
+    run = Evaluation(out, config, llm_settings=llm_settings, concurrency=concurrency, embedder=embedder,
+                     timeout_s=timeout_s, progress=progress, inputs=inputs)
+    try:
+        answers, usage = run.answers()
+        judged = run.judge(answers)
+        records, scores = run.score(answers, judged, usage)
+        run.write(records, scores, answers)
+        return scores
+    finally:
+        run.close()
+
+
+def write_results(out: Path, records: list[dict], scores: dict, predictions: list[dict]) -> None:
+    import io
+
+    import polars as pl
+
+    write_jsonl_atomic(out / "per_query.jsonl", records)
+    flat = [{k: (json.dumps(v, ensure_ascii=False) if isinstance(v, (list, dict)) else v) for k, v in r.items()}
+            for r in records]
+    buffer = io.BytesIO()
+    pl.DataFrame(flat, infer_schema_length=None).write_parquet(buffer)
+    write_bytes_atomic(out / "per_query.parquet", buffer.getvalue())
+    write_jsonl_atomic(out / "predictions.jsonl", predictions)
+    write_text_atomic(out / "scores.json", json.dumps(scores, ensure_ascii=False, indent=2) + "\n")

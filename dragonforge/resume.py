@@ -1,0 +1,72 @@
+"""Finished stage results of a run, kept as data so an interrupted run resumes.
+
+One SQLite file per output directory (``.dragonforge/resume.sqlite``), one row per result:
+its content key (:func:`dragonforge.fingerprint.content_key`), the stage, and the result as
+JSON. Rows are read back by validating the JSON into the stage's declared type; nothing in
+the file is ever executed, imported or unpickled. A row that does not validate (a damaged or
+hand-edited file, a result written by other code) is treated as missing and recomputed.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import TypeAdapter, ValidationError
+
+T = TypeVar("T")
+
+_SCHEMA = "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, stage TEXT NOT NULL, data TEXT NOT NULL)"
+
+
+class ResumeStore:
+    """Stage results by content key. Safe to share between threads of one process."""
+
+    def __init__(self, path: Path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute(_SCHEMA)
+        except sqlite3.DatabaseError:
+            # Not a database (damaged, replaced): start a new one beside nothing the user made.
+            self._db.close()
+            path.unlink(missing_ok=True)
+            self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute(_SCHEMA)
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: str, adapter: TypeAdapter[T]) -> T | None:
+        with self._lock:
+            row = self._db.execute("SELECT data FROM results WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            self.misses += 1
+            return None
+        try:
+            value = adapter.validate_json(row[0])
+        except ValidationError:
+            self.misses += 1
+            return None
+        self.hits += 1
+        return value
+
+    def put(self, key: str, stage: str, adapter: TypeAdapter[Any], value: Any) -> None:
+        data = adapter.dump_json(value).decode()
+        with self._lock:
+            self._db.execute("INSERT OR REPLACE INTO results (key, stage, data) VALUES (?, ?, ?)", (key, stage, data))
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> ResumeStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
