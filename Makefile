@@ -36,8 +36,12 @@ local-llm-install: install
 local-llm: local-llm-install
 	$(BIN)/python scripts/local_llm.py serve --port $(LLM_PORT)
 
+# bench/results/: build.json, cli.json, eval.json (add REFERENCE=.../rageval/evaluation REFERENCE_PYTHON=...
+# to time RAGEval's own scripts side by side), llm.json (bench/llm_bench.py)
 bench: install
 	$(BIN)/python bench/build_bench.py
+	$(BIN)/python bench/cli_bench.py
+	$(BIN)/python bench/eval_bench.py $(if $(REFERENCE),--reference $(REFERENCE) --python $(REFERENCE_PYTHON))
 
 clean:
 	rm -rf output/ .prefect/ .pytest_cache/

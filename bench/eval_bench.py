@@ -4,9 +4,15 @@ lexical keypoint judge.
 Builds a benchmark (3 domains x 2 languages x 100 documents, 17 questions per document, so
 about 10,200 queries) and answers it once with the BM25 baseline (neither is timed), then
 times, REPEATS times: (a) scoring in-process (judge + every metric + aggregation) and (b) the
-whole `dragonforge evaluate --predictions` command (Prefect included). Medians go to
-bench/results/eval.json. Target on a 2-core machine: under 30 s.
+whole `dragonforge evaluate --predictions` command. With --reference and --python it also runs,
+side by side on the same predictions file, (c) `dragonforge evaluate --predictions FILE --compat
+rageval` and (d) the RAGEval reference implementation's own scripts (run_evaluation.sh from a
+separate checkout, as bench/compat_check.py runs them) for what they compute without an LLM:
+recall, EIR, precision and ROUGE-L. Ours computes those and the keypoint judge besides.
+Medians go to bench/results/eval.json. Targets on a 2-core machine: (b) under 30 s; (d)/(c) at
+least 10.
 Usage: python bench/eval_bench.py [--docs 100] [--queries-per-doc 17] [--repeats 3]
+                                  [--reference RAGEval/rageval/evaluation --python REF_VENV/bin/python]
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import asyncio
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -32,7 +39,11 @@ def main() -> None:
     parser.add_argument("--docs", type=int, default=100)
     parser.add_argument("--queries-per-doc", type=int, default=17)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--reference", type=Path, help="the reference's rageval/evaluation folder")
+    parser.add_argument("--python", type=Path, help="the interpreter of the reference's environment")
     args = parser.parse_args()
+    if bool(args.reference) != bool(args.python):
+        parser.error("--reference and --python go together")
 
     from dragonforge.benchmark import write_benchmark
     from dragonforge.evaluate import EvalConfig, aggregate, lexical_labels, load_benchmark, score_query
@@ -67,7 +78,8 @@ def main() -> None:
         by_id = {d["doc_id"]: d for d in documents}
         config = EvalConfig(system="bench")
 
-        in_process, command = [], []
+        in_process, command, compat, theirs = [], [], [], []
+        df = str(Path(sys.executable).with_name("dragonforge"))
         for r in range(args.repeats):
             t0 = time.perf_counter()
             records = [score_query(q, answers[q["query"]["query_id"]],
@@ -76,13 +88,31 @@ def main() -> None:
             in_process.append(time.perf_counter() - t0)
             out = Path(tmp) / f"eval{r}"
             t0 = time.perf_counter()
-            proc = subprocess.run([str(Path(sys.executable).with_name("dragonforge")), "evaluate", "--predictions",
-                                   str(predictions), "--benchmark", str(bench), "--out", str(out), "--quiet"],
-                                  capture_output=True, text=True, cwd=ROOT)
+            proc = subprocess.run([df, "evaluate", "--predictions", str(predictions), "--benchmark", str(bench),
+                                   "--out", str(out), "--quiet"], capture_output=True, text=True, cwd=ROOT)
             command.append(time.perf_counter() - t0)
             if proc.returncode != 0:
                 sys.exit(f"evaluate failed:\n{proc.stderr}")
             print(f"run {r}: in-process {in_process[-1]:.1f}s, command {command[-1]:.1f}s", file=sys.stderr)
+            if args.reference:
+                sys.path.insert(0, str(ROOT / "bench"))
+                from compat_check import run_theirs
+
+                t0 = time.perf_counter()
+                proc = subprocess.run([df, "evaluate", "--predictions", str(predictions), "--compat", "rageval",
+                                       "--out", str(Path(tmp) / f"compat{r}"), "--quiet"], capture_output=True,
+                                      text=True, cwd=ROOT)
+                compat.append(time.perf_counter() - t0)
+                if proc.returncode != 0:
+                    sys.exit(f"evaluate --compat rageval failed:\n{proc.stderr}")
+                work = Path(tmp) / f"reference{r}"
+                work.mkdir()
+                t0 = time.perf_counter()
+                run_theirs(args.reference.resolve(), args.python.resolve(), predictions, work)
+                theirs.append(time.perf_counter() - t0)
+                shutil.rmtree(work)
+                print(f"run {r}: --compat rageval {compat[-1]:.1f}s, reference scripts {theirs[-1]:.1f}s",
+                      file=sys.stderr)
 
     result = {
         "benchmark": f"evaluation: {len(queries)} queries, retrieval metrics + ROUGE-L + lexical judge",
@@ -99,6 +129,19 @@ def main() -> None:
         "overall": {k: scores["overall"][k] for k in ("recall", "eir", "completeness", "hallucination", "rouge_l")},
         "runs": {"in_process_s": in_process, "command_s": command},
     }
+    if theirs:
+        ratio = statistics.median(theirs) / statistics.median(compat)
+        result["side_by_side"] = {
+            "what": "recall, EIR, precision, ROUGE-L on the same predictions file (ours also runs the keypoint judge)",
+            "ours_command": "dragonforge evaluate --predictions FILE --compat rageval --out DIR --quiet",
+            "theirs_command": "bash run_evaluation.sh (NUM_WORKERS=5 as shipped; METRICS rouge-l precision recall eir)",
+            "median_ours_s": round(statistics.median(compat), 2),
+            "median_theirs_s": round(statistics.median(theirs), 2),
+            "theirs_over_ours": round(ratio, 1),
+            "target_ratio": 10,
+            "meets_target": ratio >= 10,
+            "runs": {"ours_s": compat, "theirs_s": theirs},
+        }
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(result, indent=2) + "\n")
     print(json.dumps({k: v for k, v in result.items() if k != "runs"}, indent=2))

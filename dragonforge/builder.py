@@ -117,12 +117,17 @@ class Builder:
     def __enter__(self) -> Builder:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, exc_type: object, *exc: object) -> None:
+        self.close(abort=exc_type is not None)
 
-    def close(self) -> None:
+    def close(self, abort: bool = False) -> None:
+        """Stop the workers (at once when the build is being abandoned: Ctrl-C, SIGTERM, an
+        error) and close the store; what finished is already in it."""
         if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
+            if abort:
+                for process in list(getattr(self._pool, "_processes", {}).values()):
+                    process.terminate()
+            self._pool.shutdown(wait=not abort, cancel_futures=True)
             self._pool = None
         self.store.close()
 

@@ -21,6 +21,19 @@ T = TypeVar("T")
 _SCHEMA = "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, stage TEXT NOT NULL, data TEXT NOT NULL)"
 
 
+def _open(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+    try:
+        # WAL with NORMAL sync: a row committed is kept through a crash of this process.
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute(_SCHEMA)
+    except sqlite3.DatabaseError:
+        db.close()
+        raise
+    return db
+
+
 class ResumeStore:
     """Stage results by content key. Safe to share between threads of one process."""
 
@@ -28,22 +41,20 @@ class ResumeStore:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         try:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute(_SCHEMA)
+            self._db = _open(path)
         except sqlite3.DatabaseError:
-            # Not a database (damaged, replaced): start a new one beside nothing the user made.
-            self._db.close()
+            # Not a database (damaged, replaced): it held only results that can be made again.
             path.unlink(missing_ok=True)
-            self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute(_SCHEMA)
+            self._db = _open(path)
         self.hits = 0
         self.misses = 0
+        self._closed = False
 
     def get(self, key: str, adapter: TypeAdapter[T]) -> T | None:
         with self._lock:
+            if self._closed:
+                return None
             row = self._db.execute("SELECT data FROM results WHERE key = ?", (key,)).fetchone()
         if row is None:
             self.misses += 1
@@ -59,10 +70,13 @@ class ResumeStore:
     def put(self, key: str, stage: str, adapter: TypeAdapter[Any], value: Any) -> None:
         data = adapter.dump_json(value).decode()
         with self._lock:
+            if self._closed:  # a worker finished after the run was abandoned: nothing to keep it for
+                return
             self._db.execute("INSERT OR REPLACE INTO results (key, stage, data) VALUES (?, ?, ?)", (key, stage, data))
 
     def close(self) -> None:
         with self._lock:
+            self._closed = True
             self._db.close()
 
     def __enter__(self) -> ResumeStore:

@@ -236,3 +236,15 @@ def test_the_cli_builds_in_process_and_validates(tmp_path):
     assert "--prefect" in usage and "in-process unless PREFECT_API_URL" in " ".join(usage.split())
     check = subprocess.run([*cmd, "validate", str(out)], capture_output=True, text=True, timeout=120)
     assert check.returncode == 0 and "valid benchmark" in check.stdout
+
+
+def test_a_resume_store_that_is_not_a_database_is_replaced_and_the_build_finishes(built, tmp_path):
+    out = tmp_path / "damaged"
+    shutil.copytree(built, out)
+    (out / "manifest.json").unlink()
+    for extra in (out / ".dragonforge").glob("resume.sqlite-*"):
+        extra.unlink()
+    (out / ".dragonforge" / "resume.sqlite").write_bytes(b"not a database, cut short by a full disk")
+    build(out)
+    assert validate_benchmark(out) == []
+    assert (out / "queries.jsonl").read_bytes() == (built / "queries.jsonl").read_bytes()

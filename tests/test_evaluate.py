@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -259,14 +260,23 @@ def test_an_interrupted_evaluation_resumes_asking_the_endpoint_only_for_the_rest
     env["PREFECT_HOME"] = str(prefect_home)
     try:
         first = subprocess.Popen(args, cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        store = out / ".dragonforge" / "answers.jsonl"
+        store = out / ".dragonforge" / "resume.sqlite"
+
+        def kept_answers() -> set[int]:
+            try:
+                with sqlite3.connect(f"file:{store}?mode=ro", uri=True) as db:
+                    rows = db.execute("SELECT data FROM results WHERE stage = 'answer'").fetchall()
+            except sqlite3.Error:
+                return set()
+            return {json.loads(data)["query_id"] for (data,) in rows}
+
         deadline = time.monotonic() + 120
-        while not (store.exists() and len(store.read_text().splitlines()) >= 10):
+        while len(kept_answers()) < 10:
             assert first.poll() is None and time.monotonic() < deadline, "the first run ended before 10 answers"
             time.sleep(0.02)
         first.kill()
         first.wait()
-        kept = {json.loads(line)["query_id"] for line in store.read_text().splitlines() if line.endswith("}")}
+        kept = kept_answers()
         asked_before = len(_SlowRAG.asked)
         queries = [json.loads(line) for line in (bench / "queries.jsonl").read_text().splitlines()]
         assert not (out / "scores.json").exists() and len(kept) < len(queries)
@@ -288,15 +298,18 @@ def test_an_interrupted_evaluation_resumes_asking_the_endpoint_only_for_the_rest
     (["--system", "bm25", "--embedding-model", "e5"], "--embedding-model is used by --system dense and by --judge llm"),
     (["--system", "dense", "--embedding-model", "e5"], "--embedding-model needs --embedding-base-url or --base-url"),
     (["--system", "dense", "--embedding-model", "e5", "--embedding-base-url", "localhost:9"], "is not an http(s) URL"),
-    (["--system", "http://127.0.0.1:9/rag"], "cannot reach URL: http://127.0.0.1:9/rag"),
+    (["--system", "http://127.0.0.1:9/rag"], "--system: cannot reach 127.0.0.1:9"),
+    (["--system", "python:no_such_module_here:answer"], "python system"),
+    (["--system", "bm25", "--judge", "llm", "--base-url", "http://127.0.0.1:9/v1", "--model", "m"],
+     "--base-url: cannot reach 127.0.0.1:9"),
 ])
 def test_bad_evaluation_settings_are_refused_with_one_clear_line(bench, tmp_path, prefect_home, args, message):
     out = tmp_path / "eval"
     proc = _cli(str(bench), *args, "--out", str(out), cwd=tmp_path, home=prefect_home)
     assert proc.returncode == 1
     assert message in proc.stderr
-    assert "Traceback" not in proc.stderr
-    assert not (out / "scores.json").exists()
+    assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    assert not out.exists()  # checked before anything was written
 
 
 def test_a_spent_llm_budget_stops_evaluate_and_the_rerun_pays_only_for_the_rest(bench, tmp_path, prefect_home):
@@ -326,3 +339,18 @@ def test_a_spent_llm_budget_stops_evaluate_and_the_rerun_pays_only_for_the_rest(
     usage = scores["llm_usage"]
     assert sum(u["cache_hits"] for stage in usage.values() for u in stage.values()) == asked
     assert scores["counts"]["queries"] == 4 and scores["counts"]["judge_failures"] == 0
+
+
+def test_a_corrupt_benchmark_is_refused_naming_its_line_before_anything_is_written(bench, tmp_path, prefect_home):
+    import shutil
+
+    broken = tmp_path / "broken"
+    shutil.copytree(bench, broken)
+    lines = (broken / "queries.jsonl").read_text().count("\n")
+    with (broken / "queries.jsonl").open("a") as fh:
+        fh.write('{"query": {"query_id": 99999, "content": "cut short\n')
+    out = tmp_path / "eval"
+    proc = _cli(str(broken), "--system", "bm25", "--out", str(out), cwd=tmp_path, home=prefect_home)
+    assert proc.returncode == 1
+    assert f"queries.jsonl line {lines + 1}: not valid JSON" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and not out.exists()

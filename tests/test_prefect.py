@@ -91,12 +91,22 @@ def test_the_prefect_flow_writes_the_same_bytes_as_the_in_process_build(in_proce
     assert check.returncode == 0, check.stdout
 
 
+RESUMED = ["build", "--docs", "20", "--queries-per-doc", "4", "--seed", "9", "--workers", "2", "-q"]
+
+
+@pytest.fixture(scope="module")
+def fresh(tmp_path_factory) -> Path:
+    tmp = tmp_path_factory.mktemp("fresh")
+    proc = _cli(*RESUMED, "--out", str(tmp / "bench"), "--no-prefect", cwd=tmp, home=tmp / "prefect")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return tmp / "bench"
+
+
 @pytest.mark.parametrize("first,second", [("--prefect", "--no-prefect"), ("--no-prefect", "--prefect")])
-def test_a_build_killed_on_one_path_is_finished_by_the_other_with_the_same_bytes(first, second, tmp_path,
+def test_a_build_killed_on_one_path_is_finished_by_the_other_with_the_same_bytes(first, second, fresh, tmp_path,
                                                                                   prefect_home):
-    args = ["build", "--docs", "40", "--queries-per-doc", "4", "--seed", "9", "--workers", "2", "-q"]
     out = tmp_path / "bench"
-    cmd = [sys.executable, "-m", "dragonforge.cli", *args, "--out", str(out), first]
+    cmd = [sys.executable, "-m", "dragonforge.cli", *RESUMED, "--out", str(out), first]
     proc = subprocess.Popen(cmd, cwd=tmp_path, env=_env(prefect_home), stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     store = out / ".dragonforge" / "resume.sqlite"
@@ -113,11 +123,9 @@ def test_a_build_killed_on_one_path_is_finished_by_the_other_with_the_same_bytes
     proc.kill()
     proc.wait()
     assert not (out / "manifest.json").exists()
-    finished = _cli(*args, "--out", str(out), second, cwd=tmp_path, home=prefect_home)
+    finished = _cli(*RESUMED, "--out", str(out), second, cwd=tmp_path, home=prefect_home)
     assert finished.returncode == 0, finished.stderr[-2000:]
-    fresh = _cli(*args, "--out", str(tmp_path / "fresh"), "--no-prefect", cwd=tmp_path, home=prefect_home)
-    assert fresh.returncode == 0, fresh.stderr[-2000:]
-    _same_files(tmp_path / "fresh", out)
+    _same_files(fresh, out)
 
 
 class _SlowRAG(BaseHTTPRequestHandler):
@@ -144,31 +152,49 @@ def slow_rag():
     server.server_close()
 
 
-@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
-def test_a_killed_prefect_build_or_evaluation_leaves_no_process_behind(sig, in_process, tmp_path, prefect_home,
-                                                                       slow_rag):
-    commands = {
-        "build": ["build", "--docs", "100", "--workers", "2", "--out", str(tmp_path / "bench")],
-        "evaluate": ["evaluate", str(in_process), "--system", slow_rag, "--concurrency", "1",
-                     "--out", str(tmp_path / "eval")],
-    }
-    for name, args in commands.items():
-        proc = subprocess.Popen([sys.executable, "-m", "dragonforge.cli", *args, "--prefect", "-q"], cwd=tmp_path,
-                                env=_env(prefect_home), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        seen: set[int] = set()
+@pytest.mark.parametrize("name,sig", [("build", signal.SIGKILL), ("evaluate", signal.SIGKILL),
+                                      ("build", signal.SIGTERM)])
+def test_a_killed_prefect_build_or_evaluation_leaves_no_process_behind(name, sig, in_process, tmp_path,
+                                                                       prefect_home, slow_rag):
+    out = tmp_path / name
+    args = {"build": ["build", "--docs", "100", "--workers", "2"],
+            "evaluate": ["evaluate", str(in_process), "--system", slow_rag, "--concurrency", "1"]}[name]
+    proc = subprocess.Popen([sys.executable, "-m", "dragonforge.cli", *args, "--out", str(out), "--prefect", "-q"],
+                            cwd=tmp_path, env=_env(prefect_home), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    seen: set[int] = set()
 
-        def working() -> bool:
-            assert proc.poll() is None, f"{name} ended before it could be killed: {proc.stderr.read()[-2000:]}"
-            seen.update(_descendants(proc.pid))
-            # the ephemeral server answers, and the run has started writing
-            return bool(seen) and (tmp_path / ("bench" if name == "build" else "eval") / ".dragonforge"
-                                   / "resume.sqlite").exists()
-
-        _wait(working, f"{name} to start working")
-        time.sleep(0.5)
+    def working() -> bool:
+        assert proc.poll() is None, f"{name} ended before it could be killed: {proc.stderr.read()[-2000:]}"
         seen.update(_descendants(proc.pid))
-        proc.send_signal(sig)
-        proc.wait(timeout=60)
-        if sig == signal.SIGTERM:
-            assert proc.returncode == 130, proc.stderr.read()[-2000:]
-        _wait(lambda: not any(_alive(p) for p in seen), f"every child of {name} to end", timeout=20)
+        # the ephemeral server is up and the run has started writing
+        return bool(seen) and (out / ".dragonforge" / "resume.sqlite").exists()
+
+    _wait(working, f"{name} to start working")
+    time.sleep(0.5)
+    seen.update(_descendants(proc.pid))  # the server, its watchdog, the fork server and workers
+    assert len(seen) >= 2
+    proc.send_signal(sig)
+    proc.wait(timeout=60)
+    if sig == signal.SIGTERM:
+        assert proc.returncode == 130, proc.stderr.read()[-2000:]
+    _wait(lambda: not any(_alive(p) for p in seen), f"every child of {name} to end", timeout=20)
+
+
+def test_a_configured_prefect_api_is_found_in_the_environment_or_the_active_profile(tmp_path, monkeypatch):
+    from dragonforge.flows._env import configured_api_url
+
+    for name in ("PREFECT_API_URL", "PREFECT_PROFILE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("PREFECT_HOME", str(tmp_path))
+    assert configured_api_url() is None
+    (tmp_path / "profiles.toml").write_text('active = "team"\n[profiles.team]\n'
+                                            'PREFECT_API_URL = "http://prefect.internal:4200/api"\n'
+                                            '[profiles.local]\n')
+    assert configured_api_url() == "http://prefect.internal:4200/api"
+    monkeypatch.setenv("PREFECT_PROFILE", "local")
+    assert configured_api_url() is None
+    monkeypatch.setenv("PREFECT_API_URL", "http://127.0.0.1:4200/api")
+    assert configured_api_url() == "http://127.0.0.1:4200/api"
+    (tmp_path / "profiles.toml").write_text("not [toml")
+    monkeypatch.delenv("PREFECT_API_URL")
+    assert configured_api_url() is None
