@@ -17,6 +17,7 @@ compute, store and write exactly the same things.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import threading
 import time
 from collections.abc import Callable
@@ -77,14 +78,27 @@ def questions_work(configs: list[Config], documents: list[Document], params: Bui
     return QuestionsResult(result=result, seconds=time.perf_counter() - t0)
 
 
-def group_work(batches: list[Batch], finished: dict[int, DocumentsResult], params: BuildParams
-               ) -> tuple[list[DocumentsResult], QuestionsResult]:
+def group_work(batches: list[Batch], finished: dict[int, bytes], params: BuildParams
+               ) -> tuple[list[bytes], list[str], bytes]:
     """A whole group in one worker: its batches' documents (those not ``finished`` already, by
-    index) and then its questions, so each worker compiles a group's templates once."""
-    parts = [finished[i] if i in finished else documents_work(b, params.seed) for i, b in enumerate(batches)]
+    index) and then its questions, so each worker compiles a group's templates once. Results
+    travel as their JSON, which is also how the store keeps them (faster than pickling)."""
+    parts = [_DOCUMENTS.validate_json(finished[i]) if i in finished else documents_work(b, params.seed)
+             for i, b in enumerate(batches)]
     configs = [c for p in parts for c in p.configs]
     documents = [d for p in parts for d in p.documents]
-    return parts, questions_work(configs, documents, params)
+    questions = questions_work(configs, documents, params)
+    return [_DOCUMENTS.dump_json(p) for p in parts], [content_digest(p) for p in parts], _QUESTIONS.dump_json(questions)
+
+
+def content_digest(part: DocumentsResult) -> str:
+    """sha256 of a batch's configs and documents as JSON (not of how long they took)."""
+    return hashlib.sha256(_DOCUMENTS.dump_json(part, exclude={"seconds"})).hexdigest()
+
+
+def questions_key(digests: list[str], params: BuildParams) -> str:
+    """The questions of a group depend on its documents (by their content) and the parameters."""
+    return content_key("questions", digests, params.docs * params.queries_per_doc, params.question_mix, params.seed)
 
 
 def _done(value: Any) -> Future:
@@ -185,8 +199,7 @@ class Builder:
         configs = [c for p in parts for c in p.configs]
         documents = [d for p in parts for d in p.documents]
         params = self.params
-        key = content_key("questions", configs, documents, params.docs * params.queries_per_doc,
-                          params.question_mix, params.seed)
+        key = questions_key([content_digest(p) for p in parts], params)
 
         def done(r: QuestionsResult) -> None:
             self.stage_seconds["questions"] += r.seconds
@@ -199,7 +212,7 @@ class Builder:
         back, the rest is made in one worker process and stored as it would be stage by stage."""
         executor = self._executor()
         keys = [content_key("documents", b, self.params.seed) for b in batches]
-        finished = {i: r for i, k in enumerate(keys) if (r := self.store.get(k, _DOCUMENTS)) is not None}
+        finished = {i: r for i, k in enumerate(keys) if (r := self.store.get_raw(k, _DOCUMENTS)) is not None}
         if executor is None or len(finished) == len(batches):
             for batch in batches:
                 self.submit_documents(batch)
@@ -210,22 +223,19 @@ class Builder:
             if f.cancelled() or f.exception() is not None:
                 fut.set_exception(f.exception() or RuntimeError("cancelled"))
                 return
-            parts, questions = f.result()
-            for i, (batch, part) in enumerate(zip(batches, parts)):
+            parts_json, digests, questions_json = f.result()
+            for i, (batch, data) in enumerate(zip(batches, parts_json)):
                 if i not in finished:
-                    self.store.put(keys[i], "documents", _DOCUMENTS, part)
+                    self.store.put_raw(keys[i], "documents", data)
+                part = _DOCUMENTS.validate_json(data)
                 self.finished[batch] = part
                 self.stage_seconds["documents"] += part.seconds
                 self.progress.advance("documents", len(batch.doc_ids))
-            configs = [c for p in parts for c in p.configs]
-            documents = [d for p in parts for d in p.documents]
-            params = self.params
-            key = content_key("questions", configs, documents, params.docs * params.queries_per_doc,
-                              params.question_mix, params.seed)
-            if (kept := self.store.get(key, _QUESTIONS)) is not None:
-                questions = kept
-            else:
-                self.store.put(key, "questions", _QUESTIONS, questions)
+            key = questions_key(digests, self.params)
+            questions = self.store.get(key, _QUESTIONS)
+            if questions is None:
+                self.store.put_raw(key, "questions", questions_json)
+                questions = _QUESTIONS.validate_json(questions_json)
             self.stage_seconds["questions"] += questions.seconds
             self.progress.advance("questions")
             fut.set_result(questions)

@@ -67,8 +67,26 @@ class ResumeStore:
         self.hits += 1
         return value
 
+    def get_raw(self, key: str, adapter: TypeAdapter[Any]) -> bytes | None:
+        """The stored JSON of ``key``, once it has been checked to validate as ``adapter``'s type."""
+        with self._lock:
+            if self._closed:
+                return None
+            row = self._db.execute("SELECT data FROM results WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            return None
+        try:
+            adapter.validate_json(row[0])
+        except ValidationError:
+            return None
+        return row[0].encode()
+
     def put(self, key: str, stage: str, adapter: TypeAdapter[Any], value: Any) -> None:
-        data = adapter.dump_json(value).decode()
+        self.put_raw(key, stage, adapter.dump_json(value))
+
+    def put_raw(self, key: str, stage: str, data: bytes) -> None:
+        """Keep ``data``, the JSON of a result of ``stage``."""
+        data = data.decode()
         with self._lock:
             if self._closed:  # a worker finished after the run was abandoned: nothing to keep it for
                 return
