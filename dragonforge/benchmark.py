@@ -15,8 +15,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import polars as pl
 
 from dragonforge import __version__
 from dragonforge.errors import OutputConflictError
@@ -29,6 +29,9 @@ from dragonforge.models import (
     DBGroundTruth, DBPrediction, DBQuery, DBQueryBody, Document, FileEntry, Manifest, QueryType, Rejection,
 )
 from dragonforge.resources import resource_dir, resource_hashes
+
+if TYPE_CHECKING:
+    import polars as pl
 
 STATE_DIR = ".dragonforge"
 MARKER = "build.json"
@@ -199,6 +202,8 @@ def _write_parquet(path: Path, frame: pl.DataFrame) -> None:
 
 
 def documents_frame(db_docs: list[DBDocument]) -> pl.DataFrame:
+    import polars as pl
+
     return pl.DataFrame(
         [{"doc_id": d.doc_id, "domain": d.domain, "language": d.language,
           "entity": (d.model_extra or {}).get(ENTITY_FIELDS[_domain_key(d.domain)], ""), "content": d.content}
@@ -209,6 +214,8 @@ def documents_frame(db_docs: list[DBDocument]) -> pl.DataFrame:
 
 
 def queries_frame(db_queries: list[DBQuery]) -> pl.DataFrame:
+    import polars as pl
+
     return pl.DataFrame(
         [{"query_id": q.query.query_id, "domain": q.domain, "language": q.language,
           "query_type": q.query.query_type.value, "question": q.query.content,
@@ -221,14 +228,17 @@ def queries_frame(db_queries: list[DBQuery]) -> pl.DataFrame:
     )
 
 
-_CALL_SCHEMA = {"stage": pl.String, "prompt_hash": pl.String, "model": pl.String, "outcome": pl.String,
-                "latency_ms": pl.Float64, "prompt_tokens": pl.Int64, "completion_tokens": pl.Int64,
-                "attempt": pl.Int64, "error": pl.String}
+_CALL_COLUMNS = {"stage": "String", "prompt_hash": "String", "model": "String", "outcome": "String",
+                 "latency_ms": "Float64", "prompt_tokens": "Int64", "completion_tokens": "Int64", "attempt": "Int64",
+                 "error": "String"}
 
 
 def calls_frame(path: Path) -> pl.DataFrame:
+    import polars as pl
+
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    return pl.DataFrame([{k: r.get(k) for k in _CALL_SCHEMA} for r in rows], schema=_CALL_SCHEMA)
+    schema = {name: getattr(pl, dtype) for name, dtype in _CALL_COLUMNS.items()}
+    return pl.DataFrame([{k: r.get(k) for k in schema} for r in rows], schema=schema)
 
 
 def _domain_key(label: str) -> str:

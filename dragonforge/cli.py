@@ -451,17 +451,17 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     from dragonforge.evaluate import load_inputs
     from dragonforge.reach import check_reachable
 
-    inputs = load_inputs(config)
-    if args.system and args.system.startswith("python:"):
-        from dragonforge.systems import PythonSystem
-
-        PythonSystem(args.system.removeprefix("python:"))
     if args.system and args.system.startswith(("http://", "https://")):
         check_reachable(args.system, "--system")
     if settings is not None:
         check_reachable(settings.base_url, "--base-url")
     if embedder is not None and (settings is None or embedder.base_url != settings.base_url):
         check_reachable(embedder.base_url, "--embedding-base-url")
+    if args.system and args.system.startswith("python:"):
+        from dragonforge.systems import PythonSystem
+
+        PythonSystem(args.system.removeprefix("python:"))
+    inputs = load_inputs(config)
     args.out.mkdir(parents=True, exist_ok=True)
     from dragonforge.files import exclusive_lock
 

@@ -14,18 +14,20 @@ import math
 from collections import defaultdict
 from pathlib import Path
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from dragonforge import metrics, ragas
+from dragonforge import metrics
 from dragonforge.errors import InputError
 from dragonforge.files import read_jsonl
 from dragonforge.judge import KeypointLabel, is_refusal, judge_keypoints
-from dragonforge.llm import StructuredLLM
 from dragonforge.models import UNANSWERABLE_ANSWER, QueryType
-from dragonforge.ragas import Embeds, Scores
 from dragonforge.systems import SystemAnswer
+
+if TYPE_CHECKING:  # the LLM side is imported where it is used: scoring offline never loads it
+    from dragonforge.llm import StructuredLLM
+    from dragonforge.ragas import Embeds, Scores
 
 JudgeName = Literal["lexical", "llm"]
 
@@ -356,6 +358,8 @@ async def llm_judgements(llm: StructuredLLM, queries: list[dict], answers: dict[
                          on_done: Callable[[], None] | None = None) -> tuple[dict[int, list], dict[int, Scores]]:
     """Keypoint labels and the LLM-mode metrics (faithfulness, context precision, answer
     relevancy, retrieval agreement) of every query."""
+    from dragonforge import ragas
+
     async def one(query: dict) -> tuple[int, list, Scores]:
         q, gt = query["query"], query["ground_truth"]
         qid, language, answer = q["query_id"], query.get("language", "en"), answers[q["query_id"]]

@@ -12,6 +12,7 @@ answer that asserts facts is Wrong.
 
 from __future__ import annotations
 
+import bisect
 import logging
 import re
 from collections import Counter
@@ -1180,10 +1181,24 @@ def _kp_words(kt: _Text, scene: _Scene, span: tuple[int, int] | None = None) -> 
 
 
 def _sentence_index(t: _Text, pos: int) -> int | None:
+    """The first sentence holding ``pos``: by bisection when the spans are in order and do not
+    overlap (they are, as the splitter makes them), else by a scan."""
+    starts = _ordered_starts(t.sentences)
+    if starts is not None:
+        i = bisect.bisect_right(starts, pos) - 1
+        return i if i >= 0 and pos < t.sentences[i][1] else None
     for i, (a, b) in enumerate(t.sentences):
         if a <= pos < b:
             return i
     return None
+
+
+@lru_cache(maxsize=4096)
+def _ordered_starts(sentences: tuple[tuple[int, int], ...]) -> tuple[int, ...] | None:
+    for (a, b), (c, _) in zip(sentences, sentences[1:]):
+        if not (a <= b <= c):
+            return None
+    return tuple(a for a, _ in sentences)
 
 
 def _sentence(t: _Text, pos: int, before: int = 0) -> str:

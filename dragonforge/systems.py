@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 from urllib.parse import urlparse
 
-import httpx
 from pydantic import BaseModel, Field
 
 from dragonforge.errors import InputError
@@ -150,6 +149,8 @@ class HTTPSystem:
 
     def _ensure_client(self) -> None:
         """One client per event loop: a system may be reused across ``asyncio.run`` calls."""
+        import httpx  # here: scoring a predictions file never needs it
+
         loop = asyncio.get_running_loop()
         if self._loop is not loop:
             self._loop = loop
@@ -186,6 +187,8 @@ class HTTPSystem:
         return await self._post(query, probe=False)
 
     async def _post(self, query: Query, probe: bool) -> SystemAnswer:
+        import httpx
+
         assert self._client is not None and self._semaphore is not None
         async with self._semaphore:
             t0 = time.perf_counter()
