@@ -9,8 +9,12 @@ Each command runs REPEATS times as a fresh process (the median is recorded):
   unreachable HTTP system, an unreachable LLM endpoint for `build`, a benchmark whose
   queries.jsonl is corrupt (each must exit 1 with one line and leave --out unwritten).
 
+With --baseline DIR (a checkout of an earlier dragonforge, e.g. `git worktree add DIR REV`),
+the same commands also run from that checkout in the same run, for ratios on this machine.
+
 Targets on a 2-core machine: every command under 3 s; every refusal under 1 s.
 Usage: python bench/cli_bench.py [--repeats 5] [--example RAGEval/rageval/evaluation/data/example_finance_en_gpt-4o.jsonl]
+                                 [--baseline DIR [--baseline-repeats 3]]
 """
 
 from __future__ import annotations
@@ -47,10 +51,24 @@ def timed(cmd: list[str], cwd: Path, expect: int = 0, clean: Path | None = None)
     return wall
 
 
+def timed_in(cmd: list[str], checkout: Path, clean: Path) -> float:
+    """Like :func:`timed`, running ``cmd`` with ``checkout`` first on the import path."""
+    shutil.rmtree(clean, ignore_errors=True)
+    env = {**os.environ, "PYTHONPATH": str(checkout), "PREFECT_HOME": str(clean.parent / "prefect-baseline")}
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=checkout, env=env)
+    wall = time.perf_counter() - t0
+    if proc.returncode != 0:
+        sys.exit(f"baseline {' '.join(cmd)} failed:\n{proc.stderr[-2000:]}")
+    return wall
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--example", type=Path, help="RAGEval's example predictions file (350 queries)")
+    parser.add_argument("--baseline", type=Path, help="a checkout of an earlier dragonforge to time side by side")
+    parser.add_argument("--baseline-repeats", type=int, default=3)
     args = parser.parse_args()
     df = str(Path(sys.executable).with_name("dragonforge"))
 
@@ -100,6 +118,13 @@ def main() -> None:
             results[name] = {"command": " ".join(Path(c).name if c == df else c for c in cmd).replace(tmp_name, "TMP"),
                              "median_s": round(median, 3), "runs_s": [round(w, 3) for w in walls],
                              "target_s": target, "meets_target": median < target}
+            if args.baseline and not expect:
+                # the earlier checkout's own code and resources: run from it, as a module
+                old = [sys.executable, "-m", "dragonforge.cli", *cmd[1:]]
+                env_cwd = args.baseline.resolve()
+                before = [timed_in(old, env_cwd, clean=out) for _ in range(args.baseline_repeats)]
+                results[name]["baseline_median_s"] = round(statistics.median(before), 3)
+                results[name]["baseline_over_now"] = round(statistics.median(before) / median, 2)
             print(f"{name}: {median:.2f}s", file=sys.stderr)
 
     report = {
@@ -107,6 +132,9 @@ def main() -> None:
         "date": time.strftime("%Y-%m-%d"),
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()},
         "repeats": args.repeats,
+        "baseline": ({"checkout": str(args.baseline), "commit": subprocess.run(
+            ["git", "-C", str(args.baseline), "rev-parse", "--short", "HEAD"], capture_output=True,
+            text=True).stdout.strip(), "repeats": args.baseline_repeats} if args.baseline else None),
         "all_meet_targets": all(r["meets_target"] for r in results.values()),
         "commands": results,
     }

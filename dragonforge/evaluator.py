@@ -17,6 +17,7 @@ import asyncio
 import hashlib
 import importlib.util
 import json
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +34,24 @@ from dragonforge.resume import ResumeStore
 from dragonforge.systems import Query, SystemAnswer
 
 _ANSWER = TypeAdapter(SystemAnswer)
+
+# From this many queries the offline judge and the scores are computed in worker processes:
+# CPU-bound work, where threads would only contend for the GIL. Fewer do not repay the start.
+PARALLEL_QUERIES = 300
+_CHUNKS_PER_WORKER = 4
+
+
+def lexical_chunk(queries: list[dict], answers: dict[int, SystemAnswer], config: ev.EvalConfig,
+                  documents: dict[int, dict]) -> list[tuple[int, list, list | None, dict]]:
+    """The offline judge's labels, the oracle answers' labels and the score record of each query
+    of a chunk (in a worker process)."""
+    out = []
+    for q in queries:
+        qid = q["query"]["query_id"]
+        labels, oracle = ev.lexical_labels(q, answers[qid]), ev.oracle_labels(q, answers[qid])
+        out.append((qid, labels, oracle, ev.score_query(q, answers[qid], labels, config, documents,
+                                                        oracle_labels=oracle)))
+    return out
 
 
 def state_dir(out: Path) -> Path:
@@ -101,13 +120,15 @@ class Judged:
     oracle_labels: dict[int, list | None] = field(default_factory=dict)
     llm_scores: dict[int, Any] = field(default_factory=dict)
     usage: dict = field(default_factory=dict)
+    records: dict[int, dict] = field(default_factory=dict)  # score records, where the judge made them too
 
 
 class Evaluation:
     """One evaluation into ``out``: its inputs, the resume store and the steps."""
 
     def __init__(self, out: Path, config: ev.EvalConfig, *, llm_settings=None, concurrency: int = 8,
-                 embedder=None, timeout_s: float = 60.0, progress: Progress | None = None, inputs=None):
+                 embedder=None, timeout_s: float = 60.0, progress: Progress | None = None, inputs=None,
+                 workers: int | None = None):
         self.out = out
         self.config = config
         self.llm_settings = llm_settings
@@ -119,6 +140,8 @@ class Evaluation:
         # ``inputs``: what ev.load_inputs(config) returns, when the caller has already read it.
         self.documents, self.queries, self.given_answers = inputs or ev.load_inputs(config)
         self.store: ResumeStore | None = None
+        # processes for the offline judge and scores (0: none; None: one per core for large runs)
+        self.workers = workers if workers is not None else (0 if len(self.queries) < PARALLEL_QUERIES else None)
         # What the steps made, for a caller (the flow) that runs them one by one.
         self.answered: dict[int, SystemAnswer] = {}
         self.answer_usage: dict = {}
@@ -196,6 +219,8 @@ class Evaluation:
         it the lexical labels of the oracle answers (offline retrieval agreement)."""
         queries = self.queries
         self.progress.start("judged", len(queries))
+        if self.config.judge == "lexical" and self.workers != 0:
+            return self._judge_in_workers(answers)
         if self.config.judge == "lexical":
             labels, oracle = {}, {}
             for q in queries:
@@ -226,11 +251,40 @@ class Evaluation:
             account.close()
         return Judged(labels=labels, llm_scores=scores, usage=account.report())
 
+    def _judge_in_workers(self, answers: dict[int, SystemAnswer]) -> Judged:
+        """The offline judge and the score records, chunk by chunk in worker processes; the
+        result is the same as in one process, in the same order."""
+        from dragonforge.workers import worker_pool
+
+        by_id = {d["doc_id"]: d for d in self.documents}
+        pool = worker_pool(self.workers, preload=["dragonforge.evaluate"])
+        cores = self.workers or os.cpu_count() or 1
+        size = max(1, -(-len(self.queries) // (_CHUNKS_PER_WORKER * cores)))
+        judged = Judged(labels={})
+        try:
+            futures = []
+            for i in range(0, len(self.queries), size):
+                chunk = self.queries[i:i + size]
+                mine = {q["query"]["query_id"]: answers[q["query"]["query_id"]] for q in chunk}
+                futures.append(pool.submit(lexical_chunk, chunk, mine, self.config, by_id))
+            for fut in futures:
+                for qid, labels, oracle, record in fut.result():
+                    judged.labels[qid], judged.oracle_labels[qid], judged.records[qid] = labels, oracle, record
+                    self.progress.advance("judged")
+        except BaseException:
+            for process in list(getattr(pool, "_processes", {}).values()):
+                process.terminate()
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown()
+        return judged
+
     # -- scores and files ------------------------------------------------------------------
 
     def score(self, answers: dict[int, SystemAnswer], judged: Judged, answer_usage: dict) -> tuple[list, dict]:
         by_id = {d["doc_id"]: d for d in self.documents}
-        records = [ev.score_query(q, answers[qid], judged.labels[qid], self.config, by_id,
+        records = [judged.records.get(qid) or
+                   ev.score_query(q, answers[qid], judged.labels[qid], self.config, by_id,
                                   llm_scores=judged.llm_scores.get(qid), oracle_labels=judged.oracle_labels.get(qid))
                    for q in self.queries for qid in (q["query"]["query_id"],)]
         scores = ev.aggregate(records, self.config)
@@ -244,10 +298,11 @@ class Evaluation:
 
 
 def evaluate(out: Path, config: ev.EvalConfig, *, llm_settings=None, concurrency: int = 8, embedder=None,
-             timeout_s: float = 60.0, progress: Progress | None = None, inputs=None) -> dict:
-    """Score ``config``'s system (or predictions file) on its benchmark into ``out``, in this process."""
+             timeout_s: float = 60.0, progress: Progress | None = None, inputs=None, workers: int | None = None) -> dict:
+    """Score ``config``'s system (or predictions file) on its benchmark into ``out``, in this process
+    (and, for a large offline judgement, its worker processes)."""
     run = Evaluation(out, config, llm_settings=llm_settings, concurrency=concurrency, embedder=embedder,
-                     timeout_s=timeout_s, progress=progress, inputs=inputs)
+                     timeout_s=timeout_s, progress=progress, inputs=inputs, workers=workers)
     try:
         answers, usage = run.answers()
         judged = run.judge(answers)

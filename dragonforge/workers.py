@@ -54,13 +54,14 @@ def exit_with(pid: int) -> None:
     threading.Thread(target=watch, name="exit-with-command", daemon=True).start()
 
 
-def worker_pool(workers: int | None = None) -> ProcessPoolExecutor:
-    """Processes for CPU-bound stages: one per core unless ``workers`` says otherwise."""
+def worker_pool(workers: int | None = None, preload: list[str] | None = None) -> ProcessPoolExecutor:
+    """Processes for CPU-bound stages: one per core unless ``workers`` says otherwise. The fork
+    server imports ``preload`` once (the first pool of a process decides it)."""
     n = workers or max(1, min(os.cpu_count() or 1, 8))
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
     if method == "forkserver":
-        context.set_forkserver_preload(_PRELOAD)
+        context.set_forkserver_preload(preload or _PRELOAD)
     return ProcessPoolExecutor(max_workers=n, mp_context=context, initializer=exit_with, initargs=(os.getpid(),))
 
 

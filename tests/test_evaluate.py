@@ -354,3 +354,23 @@ def test_a_corrupt_benchmark_is_refused_naming_its_line_before_anything_is_writt
     assert proc.returncode == 1
     assert f"queries.jsonl line {lines + 1}: not valid JSON" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1 and not out.exists()
+
+
+def test_the_offline_judge_in_worker_processes_writes_the_same_records_as_one_process(bench, tmp_path):
+    from dragonforge.evaluator import evaluate
+
+    config = EvalConfig(system="bm25", top_k=4, benchmark=str(bench))
+    evaluate(tmp_path / "one", config, workers=0)
+    evaluate(tmp_path / "two", config, workers=2)
+    assert (tmp_path / "one" / "predictions.jsonl").read_bytes() == (tmp_path / "two" / "predictions.jsonl").read_bytes()
+
+    def records(d: str) -> list[dict]:  # all but the system's measured latency
+        return [{k: v for k, v in json.loads(line).items() if k != "latency_ms"}
+                for line in (tmp_path / d / "per_query.jsonl").read_text().splitlines()]
+
+    assert records("one") == records("two")
+    one, two = (json.loads((tmp_path / d / "scores.json").read_text()) for d in ("one", "two"))
+    for part in ("by_type", "by_language", "by_domain"):
+        assert one[part] == two[part] or all(
+            {k: v for k, v in one[part][g].items() if "latency" not in k} ==
+            {k: v for k, v in two[part][g].items() if "latency" not in k} for g in one[part])
