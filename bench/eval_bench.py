@@ -108,7 +108,7 @@ def main() -> None:
                 work = Path(tmp) / f"reference{r}"
                 work.mkdir()
                 t0 = time.perf_counter()
-                run_theirs(args.reference.resolve(), args.python.resolve(), predictions, work)
+                run_theirs(args.reference.resolve(), args.python.absolute(), predictions, work)
                 theirs.append(time.perf_counter() - t0)
                 shutil.rmtree(work)
                 print(f"run {r}: --compat rageval {compat[-1]:.1f}s, reference scripts {theirs[-1]:.1f}s",
