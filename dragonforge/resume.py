@@ -52,23 +52,20 @@ class ResumeStore:
         self._closed = False
 
     def get(self, key: str, adapter: TypeAdapter[T]) -> T | None:
-        with self._lock:
-            if self._closed:
-                return None
-            row = self._db.execute("SELECT data FROM results WHERE key = ?", (key,)).fetchone()
-        if row is None:
-            self.misses += 1
-            return None
-        try:
-            value = adapter.validate_json(row[0])
-        except ValidationError:
+        """The result kept under ``key``, or None when there is none that validates."""
+        found = self._read(key, adapter)
+        if found is None:
             self.misses += 1
             return None
         self.hits += 1
-        return value
+        return found[1]
 
     def get_raw(self, key: str, adapter: TypeAdapter[Any]) -> bytes | None:
         """The stored JSON of ``key``, once it has been checked to validate as ``adapter``'s type."""
+        found = self._read(key, adapter)
+        return None if found is None else found[0].encode()
+
+    def _read(self, key: str, adapter: TypeAdapter[T]) -> tuple[str, T] | None:
         with self._lock:
             if self._closed:
                 return None
@@ -76,10 +73,9 @@ class ResumeStore:
         if row is None:
             return None
         try:
-            adapter.validate_json(row[0])
+            return row[0], adapter.validate_json(row[0])
         except ValidationError:
             return None
-        return row[0].encode()
 
     def put(self, key: str, stage: str, adapter: TypeAdapter[Any], value: Any) -> None:
         self.put_raw(key, stage, adapter.dump_json(value))
