@@ -184,8 +184,9 @@ def build_parser() -> argparse.ArgumentParser:
                           help="embeddings model, for --system dense and, with --judge llm, answer relevancy")
     evaluate.add_argument("--embedding-base-url", metavar="URL",
                           help="embeddings endpoint (default: --base-url); the key is read from --api-key-env")
-    evaluate.add_argument("--judge", choices=["lexical", "llm"], default="lexical",
-                          help="keypoint judge (default: lexical, offline)")
+    evaluate.add_argument("--judge", choices=["lexical", "llm", "none"], default="lexical",
+                          help="keypoint judge (default: lexical, offline); none: no keypoint metrics, only the "
+                               "retrieval and text ones (fastest)")
     evaluate.add_argument("--k", type=_positive("--k", 1000), default=5, help="K of Recall@K, nDCG@K, context precision@K")
     evaluate.add_argument("--compat", choices=["rageval"],
                           help="reproduce the reference implementation's conventions exactly")

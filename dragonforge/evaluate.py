@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # the LLM side is imported where it is used: scoring offline 
     from dragonforge.llm import StructuredLLM
     from dragonforge.ragas import Embeds, Scores
 
-JudgeName = Literal["lexical", "llm"]
+JudgeName = Literal["lexical", "llm", "none"]
 
 RETRIEVAL_METRICS = ("recall", "eir", "precision", "recall_at_k", "mrr", "ndcg_at_k", "context_precision",
                      "context_recall")
@@ -311,8 +311,10 @@ def metric_methods(config: EvalConfig) -> dict[str, str]:
     """How the metrics whose method depends on the run were computed, for whoever reads scores.json."""
     llm = config.judge == "llm"
     builtin = config.system in ("bm25", "dense")
+    unjudged = "not computed: --judge none"
     return {
-        "keypoints": "LLM judge, one structured call per query" if llm else "lexical judge (offline)",
+        "keypoints": ("LLM judge, one structured call per query" if llm else unjudged if config.judge == "none"
+                      else "lexical judge (offline)"),
         "faithfulness": ("LLM: claims extracted, each checked against the retrieved chunks" if llm else
                          "offline approximation: answer sentences whose values and content words a chunk holds"),
         "context_precision": ("LLM: usefulness of each top-K chunk for the gold answer" if llm else
@@ -322,7 +324,8 @@ def metric_methods(config: EvalConfig) -> dict[str, str]:
                              if llm and config.embedding_model else
                              "not computed: needs --judge llm and --embedding-model"),
         "retrieval_agreement": ("not computed: only built-in systems can answer from the gold chunks" if not builtin
-                                else "LLM compares the two answers" if llm else
+                                else "LLM compares the two answers" if llm else unjudged
+                                if config.judge == "none" else
                                 "offline: the lexical judge labels both answers the same"),
         "rouge_l": "rouge / rouge-chinese packages (reference implementation)" if config.compat == "rageval"
                    else "ROUGE-L F1 on words (jieba tokens for Chinese)",

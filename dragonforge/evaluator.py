@@ -44,11 +44,13 @@ _CHUNKS_PER_WORKER = 4
 def lexical_chunk(queries: list[dict], answers: dict[int, SystemAnswer], config: ev.EvalConfig,
                   documents: dict[int, dict]) -> list[tuple[int, list, list | None, dict]]:
     """The offline judge's labels, the oracle answers' labels and the score record of each query
-    of a chunk (in a worker process)."""
+    of a chunk (in a worker process); no labels with ``--judge none``."""
     out = []
+    judge = config.judge == "lexical"
     for q in queries:
         qid = q["query"]["query_id"]
-        labels, oracle = ev.lexical_labels(q, answers[qid]), ev.oracle_labels(q, answers[qid])
+        labels = ev.lexical_labels(q, answers[qid]) if judge else []
+        oracle = ev.oracle_labels(q, answers[qid]) if judge else None
         out.append((qid, labels, oracle, ev.score_query(q, answers[qid], labels, config, documents,
                                                         oracle_labels=oracle)))
     return out
@@ -219,8 +221,10 @@ class Evaluation:
         it the lexical labels of the oracle answers (offline retrieval agreement)."""
         queries = self.queries
         self.progress.start("judged", len(queries))
-        if self.config.judge == "lexical" and self.workers != 0:
+        if self.config.judge != "llm" and self.workers != 0:
             return self._judge_in_workers(answers)
+        if self.config.judge == "none":  # retrieval and text metrics only; keypoint metrics stay empty
+            return Judged(labels={q["query"]["query_id"]: [] for q in queries})
         if self.config.judge == "lexical":
             labels, oracle = {}, {}
             for q in queries:

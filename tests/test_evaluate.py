@@ -374,3 +374,18 @@ def test_the_offline_judge_in_worker_processes_writes_the_same_records_as_one_pr
         assert one[part] == two[part] or all(
             {k: v for k, v in one[part][g].items() if "latency" not in k} ==
             {k: v for k, v in two[part][g].items() if "latency" not in k} for g in one[part])
+
+
+def test_judge_none_scores_retrieval_and_text_only_and_says_so(bench, tmp_path):
+    from dragonforge.evaluator import evaluate
+
+    lexical = evaluate(tmp_path / "lexical", EvalConfig(system="bm25", top_k=4, benchmark=str(bench)), workers=0)
+    for workers in (0, 2):
+        none = evaluate(tmp_path / f"none{workers}", EvalConfig(system="bm25", top_k=4, benchmark=str(bench),
+                                                                 judge="none"), workers=workers)
+        for name in ("recall", "eir", "precision", "mrr", "ndcg_at_k", "rouge_l"):
+            assert none["overall"][name] == lexical["overall"][name], name
+        for name in ("completeness", "hallucination", "irrelevance", "retrieval_agreement"):
+            assert none["overall"][name] is None and lexical["overall"][name] is not None, name
+        assert none["methods"]["keypoints"] == "not computed: --judge none"
+        assert none["counts"]["judge_failures"] == 0
