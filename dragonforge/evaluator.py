@@ -224,6 +224,7 @@ class Evaluation:
         if self.config.judge != "llm" and self.workers != 0:
             return self._judge_in_workers(answers)
         if self.config.judge == "none":  # retrieval and text metrics only; keypoint metrics stay empty
+            self.progress.advance("judged", len(queries))
             return Judged(labels={q["query"]["query_id"]: [] for q in queries})
         if self.config.judge == "lexical":
             labels, oracle = {}, {}
@@ -270,7 +271,9 @@ class Evaluation:
             for i in range(0, len(self.queries), size):
                 chunk = self.queries[i:i + size]
                 mine = {q["query"]["query_id"]: answers[q["query"]["query_id"]] for q in chunk}
-                futures.append(pool.submit(lexical_chunk, chunk, mine, self.config, by_id))
+                # only the gold documents of the chunk's queries are read (failure labels)
+                gold = {i: by_id[i] for q in chunk for i in q["ground_truth"].get("doc_ids") or [] if i in by_id}
+                futures.append(pool.submit(lexical_chunk, chunk, mine, self.config, gold))
             for fut in futures:
                 for qid, labels, oracle, record in fut.result():
                     judged.labels[qid], judged.oracle_labels[qid], judged.records[qid] = labels, oracle, record
