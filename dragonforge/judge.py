@@ -570,6 +570,9 @@ _P_REFUSAL_ZH = re.compile(
     r"无法(?:回答|确定|得知|判断|获知|查到|找到|提供|从)|不能(?:回答|确定)|未(?:提及|记载|载明|披露|说明|提供|涉及|列明|显示|给出|找到|查到)|"
     r"没有(?:关于|相关|提及|记载|说明|披露|提供|找到|涉及|信息|资料)|并未(?:提及|记载|说明|披露)|无相关|暂无|不详|不清楚|"
     r"抱歉|对不起|信息不足|资料不足|无从(?:得知|判断)")
+# A superset of the English pattern (its anchors dropped) to search a whole answer with: no match
+# anywhere means no clause of the answer can be a refusal, without analysing it.
+_P_REFUSAL_EN_ANYWHERE = re.compile(_P_REFUSAL_EN.pattern.replace("^", "").replace(r"\b", ""), re.I)
 _P_SPECULATION = re.compile(
     r"\b(?:likely|probably|presumably|possibly|perhaps|may have been|might be|might have|may be|estimated|"
     r"i (?:would )?(?:guess|assume|believe)|it is assumed)\b|可能|大概|估计|推测|应该是|大约是|或许|也许", re.I)
@@ -692,6 +695,12 @@ def extract_values(text: str, language: str) -> list[Value]:
 
 def is_refusal(answer: str, language: str) -> bool:
     """True when the answer declines or says the information is missing, and asserts no values or guesses."""
+    if not (_P_REFUSAL_ZH if language == "zh" else _P_REFUSAL_EN_ANYWHERE).search(answer):
+        return False  # no clause can be a refusal (each clause is a piece of the answer)
+    return _refuses(answer, language)
+
+
+def _refuses(answer: str, language: str) -> bool:
     t = _analyse(answer, language)
     if not any(c.refusal for c in t.clauses):
         return False

@@ -168,8 +168,27 @@ def precision_compat(references: Sequence[str], retrieved: Sequence[str], langua
     top = list(retrieved)[:5]
     if not top:
         return 0.0
-    inside = [all(any(s in r for r in references) for s in _sentences(c, language)) for c in top]
+    joined = "\x00".join(references)
+    inside = [_words_inside(c, joined) and all(any(s in r for r in references) for s in _sentences(c, language))
+              for c in top]
     return sum(inside) / len(top)
+
+
+_WORD_RUN = re.compile(r"[^\W_]+")
+
+
+def _words_inside(chunk: str, joined_references: str) -> bool:
+    """A necessary condition, without splitting, for every sentence of ``chunk`` to lie inside a
+    reference: each run of letters and digits of the chunk does. Sentence splitters (pysbd, the
+    Chinese rule) cut only at punctuation and whitespace and keep letters and digits as they are,
+    so a run lies inside one sentence; the tests check the shortcut against pysbd. It decides most
+    retrieved chunks (they hold some word no reference has) without pysbd's ~5 ms a call."""
+    return all(w in joined_references for w in _word_runs(chunk))
+
+
+@lru_cache(maxsize=_CACHE)
+def _word_runs(chunk: str) -> frozenset[str]:
+    return frozenset(_WORD_RUN.findall(chunk))
 
 
 # --- retrieval (IR classics) ----------------------------------------------------------------
@@ -291,8 +310,22 @@ def _zh_tags() -> dict[str, str]:
 
 @lru_cache(maxsize=_CACHE)
 def _jieba_tokens(text: str) -> tuple[str, ...]:
-    """Cached jieba segmentation: jieba is the slow part of Chinese scoring."""
-    return tuple(_jieba().cut(text))
+    """jieba's words of ``text``, exactly as ``jieba.cut`` gives them, cut block by block with
+    each block's words cached: jieba cuts each run of its word characters on its own, and the
+    runs of a sentence are the runs of the answer that holds it, so ROUGE (whole answers) and
+    the attribution test (sentence by sentence) share the cutting, the slow part of Chinese scoring."""
+    jieba = _jieba()
+    han = jieba.re_han_default
+    words: list[str] = []
+    for block in han.split(text):
+        if block:
+            words.extend(_jieba_block(block) if han.match(block) else jieba.cut(block))
+    return tuple(words)
+
+
+@lru_cache(maxsize=_CACHE)
+def _jieba_block(block: str) -> tuple[str, ...]:
+    return tuple(_jieba().cut(block))
 
 
 @lru_cache(maxsize=_CACHE)
@@ -349,17 +382,26 @@ def context_recall(gt_answer: str, retrieved: Sequence[str], language: str) -> f
     if not sentences or not retrieved:
         return 0.0
     context = " ".join(retrieved)
-    context_numbers, context_words = _context_index(context, language)
+    context_numbers, context_words = _context_index(tuple(retrieved), language)
     hits = sum(_attributable(s, context, context_numbers, context_words, language) for s in sentences)
     return hits / len(sentences)
 
 
 @lru_cache(maxsize=256)
-def _context_index(context: str, language: str) -> tuple[frozenset[str], frozenset[str] | None]:
-    """Numbers and (English) normalised words of a context; cached as one query's context is
-    checked against both the gold answer and the system's answer."""
-    words = None if language == "zh" else frozenset(_norm_en(t) for t in set(_EN_WORD.findall(context)))
-    return frozenset(_numbers(context)), words
+def _context_index(chunks: tuple[str, ...], language: str) -> tuple[frozenset[str], frozenset[str] | None]:
+    """Numbers and (English) normalised words of the chunks joined by spaces; cached as one
+    query's context is checked against both the gold answer and the system's answer. Neither a
+    number nor a word spans a space, so the chunks' own terms (cached: queries share chunks) make it."""
+    terms = [_chunk_terms(c, language) for c in chunks]
+    numbers = frozenset().union(*(n for n, _ in terms))
+    words = None if language == "zh" else frozenset().union(*(w for _, w in terms))
+    return numbers, words
+
+
+@lru_cache(maxsize=_CACHE)
+def _chunk_terms(chunk: str, language: str) -> tuple[frozenset[str], frozenset[str]]:
+    words = frozenset() if language == "zh" else frozenset(_norm_en(t) for t in set(_EN_WORD.findall(chunk)))
+    return frozenset(_numbers(chunk)), words
 
 
 # --- generation -----------------------------------------------------------------------------
@@ -402,27 +444,118 @@ def rouge_l(prediction: str, reference: str, language: str) -> float:
 
 
 def rouge_l_compat(prediction: str, reference: str, language: str) -> float:
-    """ROUGE-L F as the reference implementation computes it (rouge / rouge_chinese packages)."""
+    """ROUGE-L F as the reference implementation computes it with the `rouge` (en) and
+    `rouge_chinese` (zh, over jieba words) packages: their arithmetic, ported for speed (their
+    dictionary-table LCS was most of the time of a compat run) and checked against the packages
+    in the tests; a degenerate input that makes a package raise scores 0."""
     if language == "zh":
-        with _quiet_import():
-            from rouge_chinese import Rouge as ChineseRouge
         hyp = " ".join(_jieba_tokens(prediction))
         ref = " ".join(_jieba_tokens(reference))
-        scorer: Any = ChineseRouge()
-    else:
-        with _quiet_import():
-            from rouge import Rouge
-        if Rouge.__module__.startswith("rouge_chinese"):
-            # rouge-chinese ships a copy of the `rouge` package that can overwrite the real one.
-            raise RuntimeError("the installed `rouge` package is rouge-chinese's copy; English ROUGE-L in compat "
-                               "mode needs the real one: pip install --force-reinstall --no-deps rouge==1.0.1")
-        hyp, ref = prediction, reference
-        scorer = Rouge(metrics=["rouge-l"])
-    if not hyp.strip() or not ref.strip():
+        if not hyp.strip() or not ref.strip():
+            return 0.0
+        return _rouge_chinese_l(hyp, ref)
+    if not prediction.strip() or not reference.strip():
         return 0.0
+    return _rouge_l_summary(prediction, reference)
+
+
+def _rouge_f(llcs: int, m: int, n: int) -> float:
+    r_lcs, p_lcs = llcs / m, llcs / n
+    return 2.0 * ((p_lcs * r_lcs) / (p_lcs + r_lcs + 1e-8))
+
+
+_CUT_SENT = ((re.compile(r"([。！？\?])([^”’])"), r"\1\n\2"), (re.compile(r"(\.{6})([^”’])"), r"\1\n\2"),
+             (re.compile(r"(…{2})([^”’])"), r"\1\n\2"), (re.compile(r"([。！？\?][”’])([^，。！？\?])"), r"\1\n\2"))
+
+
+def _rouge_chinese_l(hyp: str, ref: str) -> float:
+    """rouge_chinese.Rouge().get_scores(hyp, ref)[0]["rouge-l"]["f"]: the LCS of all words of
+    its sentences (cut by its own rule), as a list."""
+    def words(text: str) -> list[str]:
+        for pattern, repl in _CUT_SENT:
+            text = pattern.sub(repl, text)
+        sentences = [" ".join(s.split()) for s in text.rstrip().split("\n") if len(s) > 0]
+        return [w for s in sentences for w in s.split(" ")]
+
+    hyp_words, ref_words = words(hyp), words(ref)
+    if not hyp_words or not ref_words:  # the package raises ValueError; the reference scores 0
+        return 0.0
+    return _rouge_f(_lcs_length(ref_words, hyp_words), len(ref_words), len(hyp_words))
+
+
+# The `rouge` package rebuilds each LCS path recursively, one frame a step; past Python's
+# recursion limit it raises RecursionError (scored 0 above), so long paths go to the package.
+_RECURSIVE_STEPS = 800
+
+
+def _rouge_l_summary(hypothesis: str, reference: str) -> float:
+    """rouge.Rouge(metrics=["rouge-l"]).get_scores(hyp, ref)[0]["rouge-l"]["f"]: sentences at
+    ".", words at " ", distinct words counted, and the union of each reference sentence's LCS
+    with every hypothesis sentence (the same table and tie-breaking as the package)."""
+    hyp = [" ".join(s.split()) for s in hypothesis.split(".") if len(s) > 0]
+    ref = [" ".join(s.split()) for s in reference.split(".") if len(s) > 0]
+    if not hyp or not ref:
+        return 0.0  # the package raises ValueError
+    hyp_words = [s.split(" ") for s in hyp]
+    m = len({w for s in ref for w in s.split(" ")})
+    n = len({w for ws in hyp_words for w in ws})
+    union: set[str] = set()
+    llcs = 0
+    for ref_s in ref:
+        x = ref_s.split(" ")
+        before = len(union)
+        for y in hyp_words:
+            path = _lcs_tokens(x, y)
+            if path is None:
+                return _rouge_package(hypothesis, reference)
+            union |= path
+        llcs += len(union) - before
+    return _rouge_f(llcs, m, n)
+
+
+def _lcs_tokens(x: list[str], y: list[str]) -> set[str] | None:
+    """The tokens of the LCS the `rouge` package reconstructs (its DP table, its backtrack:
+    up when the cell above is larger, else left); None when its recursion would be too deep."""
+    rows = [[0] * (len(y) + 1)]
+    for xi in x:
+        prev = rows[-1]
+        row = [0]
+        left = 0
+        for j, yj in enumerate(y):
+            if xi == yj:
+                left = prev[j] + 1
+            else:
+                up = prev[j + 1]
+                if up > left:
+                    left = up
+            row.append(left)
+        rows.append(row)
+    i, j = len(x), len(y)
+    if i + j > _RECURSIVE_STEPS:
+        return None
+    out = set()
+    while i and j:
+        if x[i - 1] == y[j - 1]:
+            out.add(x[i - 1])
+            i -= 1
+            j -= 1
+        elif rows[i - 1][j] > rows[i][j - 1]:
+            i -= 1
+        else:
+            j -= 1
+    return out
+
+
+def _rouge_package(hypothesis: str, reference: str) -> float:
+    with _quiet_import():
+        from rouge import Rouge
+    if Rouge.__module__.startswith("rouge_chinese"):
+        # rouge-chinese ships a copy of the `rouge` package that can overwrite the real one.
+        raise RuntimeError("the installed `rouge` package is rouge-chinese's copy; English ROUGE-L in compat "
+                           "mode needs the real one: pip install --force-reinstall --no-deps rouge==1.0.1")
     try:
-        return float(scorer.get_scores(hyp, ref)[0]["rouge-l"]["f"])
-    except (ValueError, RecursionError):  # e.g. a hypothesis of only full stops
+        return float(Rouge(metrics=["rouge-l"]).get_scores(hypothesis, reference)[0]["rouge-l"]["f"])
+    except (ValueError, RecursionError):
         return 0.0
 
 

@@ -291,8 +291,20 @@ def _states_term(corpus: str, term: str) -> bool:
     substring for Chinese ones. Cached: a group's questions ask about the same terms of the
     same corpus again and again, and each search scans every document."""
     if term.isascii():
+        if not _MAY_FOLD_TO_ASCII.search(corpus) and term.lower() not in _lower(corpus):
+            return False  # the regex below needs ~10 ms a search on a large corpus
         return re.search(rf"\b{re.escape(term)}\b", corpus, re.IGNORECASE) is not None
     return term in corpus
+
+
+# Characters other than ASCII letters that a case-insensitive ASCII pattern can match (ı, İ, ſ, K):
+# without them, an ASCII term matches only where the lower-cased corpus holds it lower-cased.
+_MAY_FOLD_TO_ASCII = re.compile("[\u0130\u0131\u017f\u212a]")
+
+
+@lru_cache(maxsize=16)
+def _lower(corpus: str) -> str:
+    return corpus.lower()
 
 
 def _bind_all(keys: list[str], cand: _Candidate, bindings: dict[str, Config], scope: dict[str, Any]) -> list[BoundFact]:

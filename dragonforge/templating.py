@@ -7,8 +7,10 @@ as ``events[0].date`` (its written text) and ``val.events[0].date`` (its canonic
 
 from __future__ import annotations
 
+import os
 import re
 from collections import ChainMap
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
@@ -21,8 +23,46 @@ from dragonforge.errors import TemplateError
 from dragonforge.models import Config
 from dragonforge.resources import resource_dir
 
+class _SourceLoader(jinja2.BaseLoader):
+    """Templates named by their own source, so that Jinja's bytecode cache applies to them."""
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, None, Callable[[], bool]]:
+        return template, None, lambda: True
+
+
+class _QuietBytecodeCache(jinja2.FileSystemBytecodeCache):
+    """Jinja's own on-disk cache of compiled templates, keyed by their source and Jinja's and
+    Python's versions; a cache that cannot be written is only slower."""
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass
+
+
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    """Compiling templates was a quarter of an offline build; compiled once, they are read back
+    from ``$DRAGONFORGE_CACHE_DIR`` (default ``$XDG_CACHE_HOME/dragonforge`` or
+    ``~/.cache/dragonforge``) under ``jinja/``, a folder of the user's own like ``__pycache__``.
+    ``DRAGONFORGE_CACHE_DIR=off`` turns it off."""
+    base = os.environ.get("DRAGONFORGE_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "dragonforge")
+    if base == "off":
+        return None
+    directory = os.path.join(base, "jinja")
+    try:
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+    except OSError:
+        return None
+    if not os.access(directory, os.R_OK | os.W_OK | os.X_OK):
+        return None
+    return _QuietBytecodeCache(directory, "%s.jinja")
+
+
 _ENV = jinja2.Environment(
-    undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False
+    undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False,
+    loader=_SourceLoader(), bytecode_cache=_bytecode_cache(), cache_size=0,
 )
 _SPACES = re.compile(r"[ \t]+")
 
@@ -30,7 +70,7 @@ _SPACES = re.compile(r"[ \t]+")
 @cache
 def compile_template(source: str) -> jinja2.Template:
     try:
-        return _ENV.from_string(source)
+        return _ENV.get_template(source)
     except jinja2.TemplateSyntaxError as exc:
         raise TemplateError(f"bad template {source!r}: {exc}") from exc
 

@@ -217,3 +217,44 @@ def test_configs_are_the_same_when_groups_are_generated_on_parallel_threads():
         with ThreadPoolExecutor(max_workers=6) as pool:
             parallel = dict(zip(groups, pool.map(lambda g: make_configs(g[0], g[1], list(range(30)), seed=5), groups)))
         assert parallel == sequential
+
+
+def test_a_corpus_states_a_latin_term_as_a_whole_word_in_any_case_even_through_unicode_folds():
+    from dragonforge.qra import _states_term
+
+    assert _states_term("The year was Eventful.", "eventful")
+    assert not _states_term("The year was uneventful.", "eventful")
+    assert not _states_term("Nothing here.", "salary")
+    # re.IGNORECASE lets ſ (long s) and K (Kelvin sign) match s and k: the shortcut must not hide that
+    assert _states_term("Annual ſalary paid.", "salary")
+    assert _states_term("The \u212aey date.", "key")
+    assert _states_term("年薪为30万元。", "年薪") and not _states_term("年薪为30万元。", "月薪")
+
+
+def test_compiled_templates_are_cached_on_disk_and_an_unusable_cache_only_costs_time(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    script = ("from dragonforge.templating import render; "
+              "print(render('{% for x in xs %}{{ x }}-{% endfor %}{{ name|upper }}', {'xs': [1, 2], 'name': 'ab'}))")
+
+    def run(cache: str) -> str:
+        env = {**os.environ, "DRAGONFORGE_CACHE_DIR": cache}
+        proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
+        return proc.stdout.strip()
+
+    cache = tmp_path / "cache"
+    assert run(str(cache)) == "1-2-AB"
+    files = list((cache / "jinja").iterdir())
+    assert files  # compiled once ...
+    before = {f: f.stat().st_mtime_ns for f in files}
+    assert run(str(cache)) == "1-2-AB"  # ... and read back, not rewritten
+    assert {f: f.stat().st_mtime_ns for f in (cache / "jinja").iterdir()} == before
+    for f in files:
+        f.write_bytes(b"garbage")  # a damaged entry is recompiled
+    assert run(str(cache)) == "1-2-AB"
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    assert run(str(blocked)) == "1-2-AB"  # cannot be created: no cache
+    assert run("off") == "1-2-AB"

@@ -5,6 +5,7 @@ bench/eval_bench.py, not here."""
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -413,6 +414,20 @@ def test_refusals_and_no_information_answers_are_refusals(answer, language):
 ])
 def test_answers_that_assert_facts_or_guess_are_not_refusals(answer, language):
     assert not is_refusal(answer, language)
+
+
+def test_the_refusal_prefilter_decides_as_the_full_analysis_does():
+    from dragonforge.judge import _refuses
+
+    pieces = {"en": ["Net profit was $10.85 million.", "Sorry, the report does not say.", "Revenue grew, sorry",
+                     "It cannot be determined", "the filing; sorry!", "(sorry) not stated", "Unable to answer.",
+                     "The fine was $124,000", "no answer", "Sorryville is a town.", "they cannot tell"],
+              "zh": ["翁秀芳于2022年10月获得假释。", "抱歉，", "资料中未披露该公司新获授权专利数量。", "无法回答", "营收增长。"]}
+    rng = random.Random(2)
+    for language, options in pieces.items():
+        for _ in range(300):
+            answer = " ".join(rng.choice(options) for _ in range(rng.randint(1, 4)))
+            assert is_refusal(answer, language) == _refuses(answer, language), answer
 
 
 def test_a_refusal_is_irrelevant_not_wrong_on_an_answerable_question():

@@ -134,6 +134,30 @@ def test_precision_compat_counts_top_five_chunks_lying_wholly_inside_the_referen
     assert m.precision_compat(["公司成立于2006年。总部位于苏州市。"], zh, "zh") == pytest.approx(2 / 3)
 
 
+def test_precision_compat_word_shortcut_never_rejects_a_chunk_pysbd_would_accept():
+    """The shortcut says a chunk holds text no reference has only when some run of letters or
+    digits is missing from every reference; pysbd's sentences must then have been missing too."""
+    rng = random.Random(5)
+    pieces = ["Mr. Smith paid $3.2 million.", "See (Annex 2) for details.", "1. First item", "2) Second item",
+              "-1. dashed", "a. letter item", "He said \"Stop.\" Then left.", "It's done!", "Why? Because.",
+              "U.S. firms grew.", "e.g.the rule", "v1.2.3 release", "i. roman one", "• bullet", "end...Next",
+              "x_y under_score", "Rate: 5 % p.a.", "Total\n\nnext line", "Dr.Who arrived", "ÄÖ über naïve café."]
+    checked = accepted = 0
+    for _ in range(600):
+        chunk = " ".join(rng.choice(pieces) for _ in range(rng.randint(1, 5)))
+        sentences = m._sentences(chunk, "en")
+        # references: some of the chunk's own sentences, sometimes with other text around them
+        refs = [" ".join(s for s in sentences if rng.random() < 0.8)]
+        if rng.random() < 0.5:
+            refs.append(rng.choice(pieces))
+        full = all(any(s in r for r in refs) for s in sentences)  # pysbd's answer
+        if full:
+            accepted += 1
+            assert m._words_inside(chunk, "\x00".join(refs)), (chunk, refs)
+        checked += 1
+    assert accepted > 100 and checked == 600
+
+
 def test_eir_keeps_the_space_after_a_metadata_prefix_which_chinese_counts_as_a_character():
     # " 甲乙。" is 4 characters, 3 of them the reference's
     assert m.eir(["甲乙。"], ["（元数据） 甲乙。"], "zh") == pytest.approx(3 / 4)
@@ -311,6 +335,50 @@ def test_rouge_l_compat_reproduces_the_reference_packages():
     # The `rouge` package counts distinct words (5 here) and their union LCS (4): 0.8, not 5/6.
     assert m.rouge_l_compat("the cat sat on the mat", "the cat lay on the mat", "en") == pytest.approx(0.8)
     assert m.rouge_l_compat("公司营业收入增长了百分之十", "公司营业收入下降了百分之五", "zh") == pytest.approx(2 / 3)
+
+
+def _packages_rouge_l(hyp: str, ref: str, language: str) -> float:
+    """ROUGE-L F from the packages themselves, as the reference implementation calls them."""
+    import rouge
+    import rouge_chinese
+
+    if language == "zh":
+        hyp, ref = " ".join(m._jieba_tokens(hyp)), " ".join(m._jieba_tokens(ref))
+        scorer = rouge_chinese.Rouge()
+    else:
+        scorer = rouge.Rouge(metrics=["rouge-l"])
+    if not hyp.strip() or not ref.strip():
+        return 0.0
+    try:
+        return scorer.get_scores(hyp, ref)[0]["rouge-l"]["f"]
+    except (ValueError, RecursionError):
+        return 0.0
+
+
+def test_rouge_l_compat_port_equals_the_packages_exactly():
+    rng = random.Random(11)
+    words = ["the", "cat", "sat", "on", "mat", "The", "cat,", "Revenue", "rose", "5%", "3.2", "million"]
+    marks = [".", " ", "  ", "\n", "!", "?", "...", "......", "。", "！", "？", "”", "’", "……", "x.y"]
+    zh = ["公司", "营业收入", "增长", "了", "百分之十", "下降", "。", "！", "？", "”", "，", "2019年", " ", "……"]
+    pairs = [(" ".join(rng.choice(words + marks) for _ in range(rng.randint(0, 40))),
+              " ".join(rng.choice(words + marks) for _ in range(rng.randint(0, 40))), "en") for _ in range(400)]
+    pairs += [("".join(rng.choice(zh) for _ in range(rng.randint(0, 30))),
+               "".join(rng.choice(zh) for _ in range(rng.randint(0, 30))), "zh") for _ in range(400)]
+    # past the package's recursion: a long sentence without full stops goes to the package itself
+    pairs.append((" ".join(rng.choice(words[:5]) for _ in range(700)), " ".join(rng.choice(words[:5]) for _ in range(300)), "en"))
+    for hyp, ref, language in pairs:
+        assert m.rouge_l_compat(hyp, ref, language) == _packages_rouge_l(hyp, ref, language), (hyp, ref)
+
+
+def test_chinese_words_cut_block_by_block_are_jieba_cut_exactly():
+    import jieba
+
+    rng = random.Random(3)
+    alpha = list("公司营业收入增长了百分之十。！？ \n\r\t-_.+#&%abcXY09，“”（）")
+    texts = ["".join(rng.choice(alpha) for _ in range(rng.randint(0, 40))) for _ in range(500)]
+    texts.append("公司成立于2006年。总部位于苏州市！\n 董事长张伟（男，1970年生）表示：“营收增长12.5%。”")
+    for text in texts:
+        assert m._jieba_tokens(text) == tuple(jieba.cut(text)), text
 
 
 def test_rouge_l_compat_scores_empty_and_degenerate_text_zero_without_raising():
