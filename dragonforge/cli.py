@@ -462,6 +462,10 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         from dragonforge.systems import PythonSystem
 
         PythonSystem(args.system.removeprefix("python:"))
+    if not _use_prefect(args):
+        from dragonforge.evaluator import warm_workers
+
+        warm_workers(config)  # a large evaluation's workers start while its inputs are read
     inputs = load_inputs(config)
     args.out.mkdir(parents=True, exist_ok=True)
     from dragonforge.files import exclusive_lock

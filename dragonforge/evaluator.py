@@ -28,7 +28,7 @@ from pydantic import TypeAdapter
 from dragonforge import evaluate as ev
 from dragonforge.errors import DragonforgeError
 from dragonforge.fingerprint import content_key
-from dragonforge.files import write_bytes_atomic, write_jsonl_atomic, write_text_atomic
+from dragonforge.files import dumps_record, jsonl_bytes, write_bytes_atomic, write_text_atomic
 from dragonforge.progress import NullProgress, Progress
 from dragonforge.resume import ResumeStore
 from dragonforge.systems import Query, SystemAnswer
@@ -39,20 +39,43 @@ _ANSWER = TypeAdapter(SystemAnswer)
 # CPU-bound work, where threads would only contend for the GIL. Fewer do not repay the start.
 PARALLEL_QUERIES = 300
 _CHUNKS_PER_WORKER = 4
+# What the judge's fork server imports: the scorer, and jieba's dictionary, loaded once there
+# rather than in every worker.
+_PRELOAD = ["dragonforge.evaluate", "dragonforge._warm_chinese"]
+# An input file this large holds enough queries for the workers (a DRAGONBall query line is
+# 2 kB or more): they are started before it is read, while it is read.
+_LARGE_INPUT_BYTES = PARALLEL_QUERIES * 2048
+
+
+def warm_workers(config: ev.EvalConfig) -> None:
+    """Start the judge's fork server early when the inputs are large enough to need workers."""
+    files = [Path(config.predictions)] if config.predictions else []
+    if config.benchmark:
+        files.append(Path(config.benchmark) / "queries.jsonl")
+    try:
+        large = any(f.stat().st_size >= _LARGE_INPUT_BYTES for f in files)
+    except OSError:
+        return
+    if large and config.judge != "llm":
+        from dragonforge.workers import start_fork_server
+
+        start_fork_server(_PRELOAD)
 
 
 def lexical_chunk(queries: list[dict], answers: dict[int, SystemAnswer], config: ev.EvalConfig,
-                  documents: dict[int, dict]) -> list[tuple[int, list, list | None, dict]]:
+                  documents: dict[int, dict]) -> list[tuple[int, list, list | None, dict, str, str]]:
     """The offline judge's labels, the oracle answers' labels and the score record of each query
-    of a chunk (in a worker process); no labels with ``--judge none``."""
+    of a chunk (in a worker process); no labels with ``--judge none``. Also the record's and the
+    prediction's lines of ``per_query.jsonl`` and ``predictions.jsonl``, serialised here, in parallel."""
     out = []
     judge = config.judge == "lexical"
     for q in queries:
         qid = q["query"]["query_id"]
         labels = ev.lexical_labels(q, answers[qid]) if judge else []
         oracle = ev.oracle_labels(q, answers[qid]) if judge else None
-        out.append((qid, labels, oracle, ev.score_query(q, answers[qid], labels, config, documents,
-                                                        oracle_labels=oracle)))
+        record = ev.score_query(q, answers[qid], labels, config, documents, oracle_labels=oracle)
+        prediction = ev.predictions_records([q], answers)[0]
+        out.append((qid, labels, oracle, record, dumps_record(record) + "\n", dumps_record(prediction) + "\n"))
     return out
 
 
@@ -123,6 +146,7 @@ class Judged:
     llm_scores: dict[int, Any] = field(default_factory=dict)
     usage: dict = field(default_factory=dict)
     records: dict[int, dict] = field(default_factory=dict)  # score records, where the judge made them too
+    lines: dict[int, tuple[str, str]] = field(default_factory=dict)  # and their per_query and predictions lines
 
 
 class Evaluation:
@@ -262,7 +286,7 @@ class Evaluation:
         from dragonforge.workers import worker_pool
 
         by_id = {d["doc_id"]: d for d in self.documents}
-        pool = worker_pool(self.workers, preload=["dragonforge.evaluate"])
+        pool = worker_pool(self.workers, preload=_PRELOAD)
         cores = self.workers or os.cpu_count() or 1
         size = max(1, -(-len(self.queries) // (_CHUNKS_PER_WORKER * cores)))
         judged = Judged(labels={})
@@ -274,9 +298,11 @@ class Evaluation:
                 # only the gold documents of the chunk's queries are read (failure labels)
                 gold = {i: by_id[i] for q in chunk for i in q["ground_truth"].get("doc_ids") or [] if i in by_id}
                 futures.append(pool.submit(lexical_chunk, chunk, mine, self.config, gold))
+            import polars  # noqa: F401  (for the files, imported while the workers run)
             for fut in futures:
-                for qid, labels, oracle, record in fut.result():
+                for qid, labels, oracle, record, record_line, prediction_line in fut.result():
                     judged.labels[qid], judged.oracle_labels[qid], judged.records[qid] = labels, oracle, record
+                    judged.lines[qid] = (record_line, prediction_line)
                     self.progress.advance("judged")
         except BaseException:
             for process in list(getattr(pool, "_processes", {}).values()):
@@ -300,8 +326,15 @@ class Evaluation:
             scores["llm_usage"] = {**answer_usage, **judged.usage}  # by stage: rag_answer, then the judge's
         return records, scores
 
-    def write(self, records: list[dict], scores: dict, answers: dict[int, SystemAnswer]) -> None:
-        write_results(self.out, records, scores, ev.predictions_records(self.queries, answers))
+    def write(self, records: list[dict], scores: dict, answers: dict[int, SystemAnswer],
+              judged: Judged | None = None) -> None:
+        lines = judged.lines if judged is not None else {}
+        ids = [q["query"]["query_id"] for q in self.queries]
+        if lines and all(qid in lines for qid in ids):  # serialised by the workers
+            write_results(self.out, records, scores, None,
+                          lines=("".join(lines[i][0] for i in ids), "".join(lines[i][1] for i in ids)))
+        else:
+            write_results(self.out, records, scores, ev.predictions_records(self.queries, answers))
 
 
 def evaluate(out: Path, config: ev.EvalConfig, *, llm_settings=None, concurrency: int = 8, embedder=None,
@@ -314,22 +347,34 @@ def evaluate(out: Path, config: ev.EvalConfig, *, llm_settings=None, concurrency
         answers, usage = run.answers()
         judged = run.judge(answers)
         records, scores = run.score(answers, judged, usage)
-        run.write(records, scores, answers)
+        run.write(records, scores, answers, judged)
         return scores
     finally:
         run.close()
 
 
-def write_results(out: Path, records: list[dict], scores: dict, predictions: list[dict]) -> None:
+def write_results(out: Path, records: list[dict], scores: dict, predictions: list[dict] | None,
+                  lines: tuple[str, str] | None = None) -> None:
+    """per_query.jsonl and .parquet, predictions.jsonl and scores.json; ``lines``: the two JSONL
+    files' text when it is already serialised (then ``predictions`` is not needed). The JSONL
+    files are written (and synced to disk) on threads while the Parquet table is built."""
     import io
+    from concurrent.futures import ThreadPoolExecutor
 
     import polars as pl
 
-    write_jsonl_atomic(out / "per_query.jsonl", records)
-    flat = [{k: (json.dumps(v, ensure_ascii=False) if isinstance(v, (list, dict)) else v) for k, v in r.items()}
-            for r in records]
-    buffer = io.BytesIO()
-    pl.DataFrame(flat, infer_schema_length=None).write_parquet(buffer)
-    write_bytes_atomic(out / "per_query.parquet", buffer.getvalue())
-    write_jsonl_atomic(out / "predictions.jsonl", predictions)
+    if lines is not None:
+        per_query, predicted = lines[0].encode("utf-8"), lines[1].encode("utf-8")
+    else:
+        per_query, predicted = jsonl_bytes(records), jsonl_bytes(predictions or [])
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        writes = [pool.submit(write_bytes_atomic, out / "per_query.jsonl", per_query),
+                  pool.submit(write_bytes_atomic, out / "predictions.jsonl", predicted)]
+        flat = [{k: (json.dumps(v, ensure_ascii=False) if isinstance(v, (list, dict)) else v) for k, v in r.items()}
+                for r in records]
+        buffer = io.BytesIO()
+        pl.DataFrame(flat, infer_schema_length=None).write_parquet(buffer)
+        write_bytes_atomic(out / "per_query.parquet", buffer.getvalue())
+        for done in writes:
+            done.result()
     write_text_atomic(out / "scores.json", json.dumps(scores, ensure_ascii=False, indent=2) + "\n")

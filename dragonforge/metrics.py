@@ -8,8 +8,10 @@ evaluation scores the same references and answers with several metrics.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import math
+import os
 import re
 import warnings
 from collections.abc import Iterator, Sequence
@@ -266,6 +268,7 @@ _HAS_WORD = re.compile(r"[^\W_]")
 ATTRIBUTION_SHARE = 0.6
 
 
+@lru_cache(maxsize=_CACHE)
 def _norm_number(raw: str) -> str:
     """'1,234' and '01234' are one number; '42.230' is '42.23'."""
     n = raw.replace(",", "")
@@ -301,11 +304,41 @@ def _jieba() -> Any:
 
 @lru_cache(maxsize=1)
 def _zh_tags() -> dict[str, str]:
-    """jieba's dictionary part-of-speech tags (loaded once, ~1 s), without its slow tagging cut."""
-    _jieba()
-    with _quiet_import():
-        import jieba.posseg
-    return jieba.posseg.dt.word_tag_tab
+    """jieba's dictionary part-of-speech tags, as ``jieba.posseg`` reads them from the dictionary
+    file (~1 s a process: each worker paid it), parsed once and kept in the user's cache, keyed
+    by the file's path, size and time."""
+    import marshal
+
+    from dragonforge.resources import user_cache_dir
+
+    jieba = _jieba()
+    path = jieba.dt.dictionary or os.path.join(os.path.dirname(jieba.__file__), jieba.DEFAULT_DICT_NAME)
+    st = os.stat(path)
+    key = hashlib.sha256(f"{os.path.abspath(path)}|{st.st_size}|{st.st_mtime_ns}".encode()).hexdigest()[:32]
+    folder = user_cache_dir("jieba")
+    cached = folder / f"tags-{key}.marshal" if folder else None
+    if cached is not None:
+        try:
+            tags = marshal.loads(cached.read_bytes())
+            if isinstance(tags, dict):
+                return tags
+        except (OSError, EOFError, ValueError, TypeError):
+            pass
+    tags = {}
+    with open(path, "rb") as fh:  # jieba.posseg's own reading: "word freq tag" per line
+        for line in fh:
+            text = line.strip().decode("utf-8")
+            if text:
+                word, _, tag = text.split(" ")
+                tags[word] = tag
+    if cached is not None:
+        from dragonforge.files import write_bytes_atomic
+
+        try:
+            write_bytes_atomic(cached, marshal.dumps(tags))
+        except OSError:
+            pass
+    return tags
 
 
 @lru_cache(maxsize=_CACHE)
@@ -315,12 +348,27 @@ def _jieba_tokens(text: str) -> tuple[str, ...]:
     runs of a sentence are the runs of the answer that holds it, so ROUGE (whole answers) and
     the attribution test (sentence by sentence) share the cutting, the slow part of Chinese scoring."""
     jieba = _jieba()
-    han = jieba.re_han_default
+    han, skip = jieba.re_han_default, jieba.re_skip_default
     words: list[str] = []
     for block in han.split(text):
-        if block:
-            words.extend(_jieba_block(block) if han.match(block) else jieba.cut(block))
+        if not block:
+            continue
+        if han.match(block):
+            words.extend(_jieba_block(block))
+        else:  # what jieba.cut yields for the rest: each space or line break, else each character
+            for piece in skip.split(block):
+                if skip.match(piece):
+                    words.append(piece)
+                else:
+                    words.extend(piece)
     return tuple(words)
+
+
+def warm_chinese() -> None:
+    """Load jieba's dictionary and tags now (about a second), e.g. in a fork server before its
+    workers fork, so that each does not load them again."""
+    _jieba().initialize()
+    _zh_tags()
 
 
 @lru_cache(maxsize=_CACHE)
@@ -517,8 +565,12 @@ def _lcs_tokens(x: list[str], y: list[str]) -> set[str] | None:
     """The tokens of the LCS the `rouge` package reconstructs (its DP table, its backtrack:
     up when the cell above is larger, else left); None when its recursion would be too deep."""
     rows = [[0] * (len(y) + 1)]
+    in_y = set(y)
     for xi in x:
         prev = rows[-1]
+        if xi not in in_y:  # no cell of the row matches: it equals the row above (which never decreases)
+            rows.append(prev)
+            continue
         row = [0]
         left = 0
         for j, yj in enumerate(y):

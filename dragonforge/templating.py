@@ -21,7 +21,7 @@ from pydantic import BaseModel
 
 from dragonforge.errors import TemplateError
 from dragonforge.models import Config
-from dragonforge.resources import resource_dir
+from dragonforge.resources import resource_dir, user_cache_dir
 
 class _SourceLoader(jinja2.BaseLoader):
     """Templates named by their own source, so that Jinja's bytecode cache applies to them."""
@@ -43,21 +43,10 @@ class _QuietBytecodeCache(jinja2.FileSystemBytecodeCache):
 
 def _bytecode_cache() -> jinja2.BytecodeCache | None:
     """Compiling templates was a quarter of an offline build; compiled once, they are read back
-    from ``$DRAGONFORGE_CACHE_DIR`` (default ``$XDG_CACHE_HOME/dragonforge`` or
-    ``~/.cache/dragonforge``) under ``jinja/``, a folder of the user's own like ``__pycache__``.
-    ``DRAGONFORGE_CACHE_DIR=off`` turns it off."""
-    base = os.environ.get("DRAGONFORGE_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "dragonforge")
-    if base == "off":
-        return None
-    directory = os.path.join(base, "jinja")
-    try:
-        os.makedirs(directory, mode=0o700, exist_ok=True)
-    except OSError:
-        return None
-    if not os.access(directory, os.R_OK | os.W_OK | os.X_OK):
-        return None
-    return _QuietBytecodeCache(directory, "%s.jinja")
+    from the user's cache (:func:`dragonforge.resources.user_cache_dir`), a folder of the
+    user's own like ``__pycache__``."""
+    directory = user_cache_dir("jinja")
+    return None if directory is None else _QuietBytecodeCache(str(directory), "%s.jinja")
 
 
 _ENV = jinja2.Environment(

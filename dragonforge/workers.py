@@ -54,15 +54,30 @@ def exit_with(pid: int) -> None:
     threading.Thread(target=watch, name="exit-with-command", daemon=True).start()
 
 
-def worker_pool(workers: int | None = None, preload: list[str] | None = None) -> ProcessPoolExecutor:
-    """Processes for CPU-bound stages: one per core unless ``workers`` says otherwise. The fork
-    server imports ``preload`` once (the first pool of a process decides it)."""
-    n = workers or max(1, min(os.cpu_count() or 1, 8))
+def _context(preload: list[str] | None) -> multiprocessing.context.BaseContext:
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
     if method == "forkserver":
         context.set_forkserver_preload(preload or _PRELOAD)
-    return ProcessPoolExecutor(max_workers=n, mp_context=context, initializer=exit_with, initargs=(os.getpid(),))
+    return context
+
+
+def worker_pool(workers: int | None = None, preload: list[str] | None = None) -> ProcessPoolExecutor:
+    """Processes for CPU-bound stages: one per core unless ``workers`` says otherwise. The fork
+    server imports ``preload`` once (the first pool of a process, or :func:`start_fork_server`,
+    decides it)."""
+    n = workers or max(1, min(os.cpu_count() or 1, 8))
+    return ProcessPoolExecutor(max_workers=n, mp_context=_context(preload), initializer=exit_with,
+                               initargs=(os.getpid(),))
+
+
+def start_fork_server(preload: list[str]) -> None:
+    """Start the fork server now, so that it imports ``preload`` while this process does other
+    work (reading its inputs) instead of when the first worker is needed."""
+    if _context(preload).get_start_method() == "forkserver":
+        from multiprocessing import forkserver
+
+        forkserver.ensure_running()
 
 
 def watch_over(pid: int) -> subprocess.Popen:

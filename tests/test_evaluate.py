@@ -376,6 +376,20 @@ def test_the_offline_judge_in_worker_processes_writes_the_same_records_as_one_pr
             {k: v for k, v in two[part][g].items() if "latency" not in k} for g in one[part])
 
 
+def test_a_predictions_file_scored_in_workers_gives_the_same_files_byte_for_byte(bench, tmp_path):
+    """The workers also serialise the per-query and prediction lines: the files are the same."""
+    from dragonforge.evaluator import evaluate
+
+    evaluate(tmp_path / "answers", EvalConfig(system="bm25", top_k=4, benchmark=str(bench)), workers=0)
+    predictions = tmp_path / "answers" / "predictions.jsonl"
+    for compat in ("default", "rageval"):
+        config = EvalConfig(system=f"predictions:{predictions}", predictions=str(predictions), compat=compat)
+        evaluate(tmp_path / f"one-{compat}", config, workers=0)
+        evaluate(tmp_path / f"two-{compat}", config, workers=2)
+        for name in ("per_query.jsonl", "per_query.parquet", "predictions.jsonl"):
+            assert (tmp_path / f"one-{compat}" / name).read_bytes() == (tmp_path / f"two-{compat}" / name).read_bytes()
+
+
 def test_judge_none_scores_retrieval_and_text_only_and_says_so(bench, tmp_path):
     from dragonforge.evaluator import evaluate
 

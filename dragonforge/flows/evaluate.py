@@ -45,7 +45,7 @@ def judge_task(run: Evaluation) -> None:
 @task(name="score-and-write", cache_policy=NO_CACHE, persist_result=False)
 def score_task(run: Evaluation) -> dict:
     records, scores = run.score(run.answered, run.judged, run.answer_usage)
-    run.write(records, scores, run.answered)
+    run.write(records, scores, run.answered, run.judged)
     return scores
 
 
