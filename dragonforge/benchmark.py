@@ -236,7 +236,7 @@ _CALL_COLUMNS = {"stage": "String", "prompt_hash": "String", "model": "String", 
 def calls_frame(path: Path) -> pl.DataFrame:
     import polars as pl
 
-    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line.strip()]
     schema = {name: getattr(pl, dtype) for name, dtype in _CALL_COLUMNS.items()}
     return pl.DataFrame([{k: r.get(k) for k in schema} for r in rows], schema=schema)
 

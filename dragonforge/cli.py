@@ -462,16 +462,24 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         from dragonforge.systems import PythonSystem
 
         PythonSystem(args.system.removeprefix("python:"))
+    warm = False
     if not _use_prefect(args):
         from dragonforge.evaluator import warm_workers
 
-        warm_workers(config)  # a large evaluation's workers start while its inputs are read
-    inputs = load_inputs(config)
+        warm = warm_workers(config)  # a large evaluation's workers start while its inputs are read
+    try:
+        inputs = load_inputs(config)
+    except BaseException:
+        if warm:
+            from dragonforge.workers import stop_fork_server
+
+            stop_fork_server()
+        raise
     args.out.mkdir(parents=True, exist_ok=True)
-    from dragonforge.files import exclusive_lock
+    from dragonforge.files import exclusive_lock, write_text_atomic
 
     with exclusive_lock(args.out, "dragonforge evaluate"):
-        (args.out / ".dragonforge" / "config.json").write_text(config.model_dump_json(indent=2))
+        write_text_atomic(args.out / ".dragonforge" / "config.json", config.model_dump_json(indent=2))
         return _run_evaluate(args, config, settings, embedder, inputs)
 
 
@@ -553,11 +561,21 @@ def _check_eval_dir(out: Path, config) -> None:
     marker = out / ".dragonforge" / "config.json"
     if not marker.exists():
         raise InputError(f"--out {out} is not empty and holds no dragonforge evaluation; choose another directory")
-    theirs = json.loads(marker.read_text())
+    if not (out / "scores.json").exists():
+        # an evaluation that never finished left only resumable state, which is keyed by content
+        # (a changed system or benchmark is asked again): the corrected command may take it over
+        return
+    try:
+        theirs = json.loads(marker.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        theirs = None
+    if not isinstance(theirs, dict):
+        raise InputError(f"--out {out} holds scores but its {marker.name} is unreadable; choose another directory "
+                         f"or remove it")
     if theirs != config.model_dump(mode="json"):
         diffs = [f"{k} {theirs.get(k)} there, {v} here" for k, v in config.model_dump(mode="json").items()
                  if theirs.get(k) != v]
-        raise InputError(f"--out {out} holds a different evaluation ({'; '.join(diffs[:3])}); "
+        raise InputError(f"--out {out} holds the scores of a different evaluation ({'; '.join(diffs[:3])}); "
                          f"choose another directory or remove it")
 
 

@@ -39,27 +39,30 @@ _ANSWER = TypeAdapter(SystemAnswer)
 # CPU-bound work, where threads would only contend for the GIL. Fewer do not repay the start.
 PARALLEL_QUERIES = 300
 _CHUNKS_PER_WORKER = 4
-# What the judge's fork server imports: the scorer, and jieba's dictionary, loaded once there
-# rather than in every worker.
-_PRELOAD = ["dragonforge.evaluate", "dragonforge._warm_chinese"]
+# What the judge's fork server imports: the scorer and, when there are Chinese queries, jieba's
+# dictionary, loaded once there rather than in every worker.
+_PRELOAD = ["dragonforge.evaluate"]
+_PRELOAD_ZH = [*_PRELOAD, "dragonforge._warm_chinese"]
 # An input file this large holds enough queries for the workers (a DRAGONBall query line is
 # 2 kB or more): they are started before it is read, while it is read.
 _LARGE_INPUT_BYTES = PARALLEL_QUERIES * 2048
 
 
-def warm_workers(config: ev.EvalConfig) -> None:
-    """Start the judge's fork server early when the inputs are large enough to need workers."""
+def warm_workers(config: ev.EvalConfig) -> bool:
+    """Start the judge's fork server early when the inputs are large enough to need workers;
+    True when it was started (the caller stops it if reading the inputs then fails)."""
     files = [Path(config.predictions)] if config.predictions else []
     if config.benchmark:
         files.append(Path(config.benchmark) / "queries.jsonl")
     try:
-        large = any(f.stat().st_size >= _LARGE_INPUT_BYTES for f in files)
+        if config.judge == "llm" or not any(f.stat().st_size >= _LARGE_INPUT_BYTES for f in files):
+            return False
+        chinese = any(b'"zh"' in f.read_bytes() for f in files)  # a "language": "zh" record, or so it seems
     except OSError:
-        return
-    if large and config.judge != "llm":
-        from dragonforge.workers import start_fork_server
+        return False
+    from dragonforge.workers import start_fork_server
 
-        start_fork_server(_PRELOAD)
+    return start_fork_server(_PRELOAD_ZH if chinese else _PRELOAD)
 
 
 def lexical_chunk(queries: list[dict], answers: dict[int, SystemAnswer], config: ev.EvalConfig,
@@ -286,7 +289,8 @@ class Evaluation:
         from dragonforge.workers import worker_pool
 
         by_id = {d["doc_id"]: d for d in self.documents}
-        pool = worker_pool(self.workers, preload=_PRELOAD)
+        chinese = any(q.get("language") == "zh" for q in self.queries)
+        pool = worker_pool(self.workers, preload=_PRELOAD_ZH if chinese else _PRELOAD)
         cores = self.workers or os.cpu_count() or 1
         size = max(1, -(-len(self.queries) // (_CHUNKS_PER_WORKER * cores)))
         judged = Judged(labels={})

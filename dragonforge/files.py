@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -41,10 +42,28 @@ def exclusive_lock(directory: Path, what: str):
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
+@functools.cache
+def _file_mode() -> int:
+    """The mode a new file gets here, as for any Unix tool: 0666 less the umask (read from
+    /proc where it can be, as setting the umask to read it is not thread-safe)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return 0o666 & ~int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
 def write_bytes_atomic(path: Path, data: bytes) -> None:
+    """``path`` holds ``data`` or what it held before, never a part; its mode follows the umask
+    (mkstemp's temporary file is 0600, which would keep a shared benchmark from the team)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.fchmod(fd, _file_mode())
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()

@@ -342,7 +342,9 @@ def _parse_items(text: str, problems: list[str]) -> list[tuple[str, Any]]:
             return []
         return [(f"record {i}", value) for i, value in enumerate(values, 1)]
     items = []
-    for number, line in enumerate(text.splitlines(), 1):
+    # lines end at "\n" only: str.splitlines() also splits at U+2028, U+0085 and others, which
+    # JSON allows unescaped inside strings, and would cut a valid record in two
+    for number, line in enumerate(text.split("\n"), 1):
         if not line.strip():
             continue
         try:

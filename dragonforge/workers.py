@@ -71,13 +71,33 @@ def worker_pool(workers: int | None = None, preload: list[str] | None = None) ->
                                initargs=(os.getpid(),))
 
 
-def start_fork_server(preload: list[str]) -> None:
+def start_fork_server(preload: list[str]) -> bool:
     """Start the fork server now, so that it imports ``preload`` while this process does other
-    work (reading its inputs) instead of when the first worker is needed."""
-    if _context(preload).get_start_method() == "forkserver":
-        from multiprocessing import forkserver
+    work (reading its inputs) instead of when the first worker is needed; True if started."""
+    if _context(preload).get_start_method() != "forkserver":
+        return False
+    from multiprocessing import forkserver
 
-        forkserver.ensure_running()
+    forkserver.ensure_running()
+    return True
+
+
+def stop_fork_server() -> None:
+    """Stop a fork server that will not be needed (the command is about to fail): it would hold
+    the command's stdout and stderr open until its imports finish. multiprocessing has no public
+    call for it (its private fields are used, carefully); without them the server still exits
+    once its imports are done."""
+    from multiprocessing import forkserver
+
+    server = getattr(forkserver, "_forkserver", None)
+    pid = getattr(server, "_forkserver_pid", None)
+    if pid is None:
+        return
+    try:
+        os.kill(pid, signal.SIGKILL)  # it may be busy importing: stopping it politely would wait for that
+        server._stop()  # reaps it and forgets it
+    except (OSError, AttributeError):
+        pass
 
 
 def watch_over(pid: int) -> subprocess.Popen:
