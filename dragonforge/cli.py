@@ -9,6 +9,7 @@ second and leaves everything as it was.
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import signal
 import sys
@@ -20,7 +21,11 @@ from dragonforge.errors import DragonforgeError, InputError
 from dragonforge.models import DEFAULT_QUESTION_MIX, DOMAINS, LANGUAGES, BuildParams, QueryType
 
 EXIT_USAGE = 2
+EXIT_TOO_MANY_FAILURES = 3  # evaluate: scores written, but more queries failed than --allow-failures permits
 EXIT_INTERRUPTED = 130
+# evaluate: the share of queries that may fail (a system error, a timeout, a missing prediction)
+# before the command exits EXIT_TOO_MANY_FAILURES; an outage must not read as a result.
+DEFAULT_ALLOWED_FAILURES = 0.05
 DEFAULT_OUT = "output/benchmark"
 
 
@@ -63,6 +68,18 @@ def _positive(name: str, maximum: int = 100_000):
 
 def _non_negative(name: str):
     return _whole(name, 0, None)
+
+
+def _share(name: str):
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be a number from 0 to 1, not {text!r}") from None
+        if not 0.0 <= value <= 1.0:  # also refuses nan
+            raise argparse.ArgumentTypeError(f"{name} must be from 0 to 1, not {text}")
+        return value
+    return parse
 
 
 def _seed(text: str) -> int:
@@ -190,6 +207,11 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--k", type=_positive("--k", 1000), default=5, help="K of Recall@K, nDCG@K, context precision@K")
     evaluate.add_argument("--compat", choices=["rageval"],
                           help="reproduce the reference implementation's conventions exactly")
+    evaluate.add_argument("--allow-failures", type=_share("--allow-failures"), default=DEFAULT_ALLOWED_FAILURES,
+                          metavar="SHARE",
+                          help=f"share of queries that may fail (system error, timeout, missing prediction) with "
+                               f"exit status 0 (default {DEFAULT_ALLOWED_FAILURES}); past it the scores are still "
+                               f"written and the command exits {EXIT_TOO_MANY_FAILURES}; 1 accepts any")
     evaluate.add_argument("-q", "--quiet", action="store_true", help="no progress output")
     _add_prefect_argument(evaluate)
     _add_llm_arguments(evaluate, engine_flag=False)
@@ -462,6 +484,9 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         from dragonforge.systems import PythonSystem
 
         PythonSystem(args.system.removeprefix("python:"))
+    if bench and not (bench / "manifest.json").is_file():
+        print(f"dragonforge evaluate: note: {bench} has no manifest.json (an unfinished build, or a benchmark put "
+              f"together by hand): its records are checked, its build is not", file=sys.stderr)
     warm = False
     if not _use_prefect(args):
         from dragonforge.evaluator import warm_workers
@@ -543,8 +568,22 @@ def _run_evaluate(args: argparse.Namespace, config, settings, embedder=None, inp
     overall = scores["overall"]
     shown = ", ".join(f"{k} {overall[k]:.3f}" for k in ("recall", "eir", "completeness", "hallucination",
                                                           "irrelevance", "rouge_l") if overall.get(k) is not None)
-    print(f"Scored {scores['counts']['queries']} queries in {time.perf_counter() - t0:.1f}s ({where}): {shown}. "
+    counts = scores["counts"]
+    state = args.out / ".dragonforge" / "failed.json"
+    failed, total = counts["system_errors"], counts["queries"]
+    print(f"Scored {total} queries in {time.perf_counter() - t0:.1f}s ({where}): {shown}. "
           f"Details in {args.out}/scores.json")
+    if total and failed / total > args.allow_failures:
+        missing = counts.get("missing_predictions", 0)
+        what = f"{failed} of {total} queries failed" + (f" ({missing} missing from the predictions file)"
+                                                        if missing else "")
+        from dragonforge.files import write_text_atomic
+
+        write_text_atomic(state, json.dumps({"failed": failed, "queries": total}) + "\n")
+        print(f"dragonforge evaluate: {what}, more than --allow-failures {args.allow_failures:g} allows; the "
+              f"scores count them as misses (see per_query.jsonl, field error)", file=sys.stderr)
+        return EXIT_TOO_MANY_FAILURES
+    state.unlink(missing_ok=True)
     return 0
 
 
@@ -561,9 +600,10 @@ def _check_eval_dir(out: Path, config) -> None:
     marker = out / ".dragonforge" / "config.json"
     if not marker.exists():
         raise InputError(f"--out {out} is not empty and holds no dragonforge evaluation; choose another directory")
-    if not (out / "scores.json").exists():
-        # an evaluation that never finished left only resumable state, which is keyed by content
-        # (a changed system or benchmark is asked again): the corrected command may take it over
+    if not (out / "scores.json").exists() or (out / ".dragonforge" / "failed.json").exists():
+        # an evaluation that never finished (or ended with too many failures) left only resumable
+        # state, keyed by content (a changed system or benchmark is asked again): the corrected
+        # command may take it over
         return
     try:
         theirs = json.loads(marker.read_text(encoding="utf-8"))

@@ -65,16 +65,39 @@ class EvalConfig(BaseModel):
 
 
 def load_benchmark(path: Path) -> tuple[list[dict], list[dict]]:
-    """documents.jsonl and queries.jsonl of a benchmark directory."""
+    """documents.jsonl and queries.jsonl of a finished benchmark directory, each record checked
+    against the DRAGONBall models that ``validate`` uses: a bad record is one line naming it."""
+    from pydantic import ValidationError
+
+    from dragonforge.models import DBDocument, DBQuery
+
     for name in ("documents.jsonl", "queries.jsonl"):
-        if not (path / name).exists():
-            raise InputError(f"{path} has no {name}: not a benchmark directory")
-    try:
-        documents = [row for _, row in read_jsonl(path / "documents.jsonl")]
-        queries = [row for _, row in read_jsonl(path / "queries.jsonl")]
-    except ValueError as exc:
-        raise InputError(str(exc)) from None
-    return documents, queries
+        if not (path / name).is_file():
+            raise InputError(f"{path} has no {name} file: not a benchmark directory")
+    rows: dict[str, list[dict]] = {}
+    for name, model, key in (("documents.jsonl", DBDocument, ("doc_id",)), ("queries.jsonl", DBQuery,
+                                                                           ("query", "query_id"))):
+        try:
+            numbered = read_jsonl(path / name)
+        except (ValueError, OSError, UnicodeDecodeError) as exc:
+            raise InputError(f"{path / name} {str(exc).removeprefix(name + ' ')}") from None
+        seen: dict[int, int] = {}
+        for lineno, row in numbered:
+            try:
+                model.model_validate(row)
+            except ValidationError as exc:
+                err = exc.errors()[0]
+                raise InputError(f"{path / name} line {lineno}: {'.'.join(map(str, err['loc'])) or 'record'}: "
+                                 f"{err['msg']}") from None
+            ident = row[key[0]] if len(key) == 1 else row[key[0]][key[1]]
+            if ident in seen:
+                raise InputError(f"{path / name} line {lineno}: {'.'.join(key)} {ident} again (first at line "
+                                 f"{seen[ident]})")
+            seen[ident] = lineno
+        rows[name] = [row for _, row in numbered]
+    if not rows["documents.jsonl"]:
+        raise InputError(f"{path / 'documents.jsonl'} holds no documents")
+    return rows["documents.jsonl"], rows["queries.jsonl"]
 
 
 def load_inputs(config: EvalConfig) -> tuple[list[dict], list[dict], dict[int, SystemAnswer] | None]:
@@ -95,7 +118,19 @@ def load_inputs(config: EvalConfig) -> tuple[list[dict], list[dict], dict[int, S
         pred = rec.get("prediction") or {}
         answers[qid] = SystemAnswer(query_id=qid, answer=pred.get("content") or "",
                                     contexts=list(pred.get("references") or []))
+    if by_id:
+        # A query the file leaves out is scored as failed (no answer, nothing retrieved) and
+        # counted, so that a system cannot skip the hard questions.
+        for qid, query in by_id.items():
+            if qid not in answers:
+                merged.append(query)
+                answers[qid] = SystemAnswer(query_id=qid, answer="", contexts=[], error=MISSING_PREDICTION)
+        order = {qid: i for i, qid in enumerate(by_id)}
+        merged.sort(key=lambda q: order[q["query"]["query_id"]])
     return documents, merged, answers
+
+
+MISSING_PREDICTION = "missing from the predictions file"
 
 
 # --- the LLM judge ----------------------------------------------------------------------------
@@ -298,6 +333,7 @@ def aggregate(records: list[dict[str, Any]], config: EvalConfig) -> dict[str, An
         "by_language": {k: len(v) for k, v in _group(records, "language").items()},
         "left_out_of_retrieval_means": no_refs,
         "system_errors": sum(1 for r in records if r.get("error")),
+        "missing_predictions": sum(1 for r in records if r.get("error") == MISSING_PREDICTION),
         "judge_failures": sum(r.get("judge_failures", 0) for r in records),
         "llm_metric_failures": sum(len(r.get("llm_failures") or []) for r in records),
         "failures": failures,

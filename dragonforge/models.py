@@ -9,7 +9,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 Language = Literal["en", "zh"]
 LANGUAGES: tuple[str, ...] = ("en", "zh")
@@ -227,18 +227,18 @@ class _Open(BaseModel):
 class DBDocument(_Open):
     domain: Literal["Finance", "Law", "Medical"]
     language: Language
-    doc_id: int
+    doc_id: StrictInt  # "7" is not an id: validate and evaluate read records by the same rules
     content: str
 
 
 class DBQueryBody(_Open):
-    query_id: int
+    query_id: StrictInt
     query_type: QueryType
     content: str
 
 
 class DBGroundTruth(_Open):
-    doc_ids: list[int]
+    doc_ids: list[StrictInt]
     content: str
     references: list[str]
     keypoints: list[str]

@@ -31,9 +31,12 @@ def validate_benchmark(out: Path) -> list[str]:
         return [f"{MANIFEST} is not a valid manifest: {_first_error(exc)}"]
 
     problems: list[str] = []
+    root = out.resolve()
     for entry in manifest.files:
         path = out / entry.path
-        if not path.exists():
+        if Path(entry.path).is_absolute() or not path.resolve().is_relative_to(root):
+            problems.append(f"{entry.path}: the manifest names a file outside the benchmark directory")
+        elif not path.is_file():
             problems.append(f"{entry.path}: listed in the manifest but missing")
         elif sha256_file(path) != entry.sha256:
             problems.append(f"{entry.path}: content differs from the manifest (unfinished or edited build)")

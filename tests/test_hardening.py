@@ -134,3 +134,140 @@ def test_a_run_that_did_not_finish_does_not_block_the_corrected_command(small_be
                  cwd=tmp_path)
     assert other.returncode == 1 and "holds the scores of a different evaluation" in other.stderr
     assert len(other.stderr.strip().splitlines()) == 1 and (out / "scores.json").read_bytes() == scores
+
+
+def _half_predictions(bench: Path, path: Path) -> int:
+    queries = [json.loads(line) for line in (bench / "queries.jsonl").read_text().split("\n") if line]
+    kept = queries[::2]
+    path.write_text("".join(json.dumps({"query": {"query_id": q["query"]["query_id"]},
+                                        "prediction": {"content": q["ground_truth"]["content"],
+                                                       "references": q["ground_truth"]["references"]}}) + "\n"
+                            for q in kept))
+    return len(queries) - len(kept)
+
+
+def test_a_predictions_file_that_skips_queries_is_scored_on_all_of_them_and_fails(small_bench, tmp_path):
+    """Item 10: a file covering half the queries was scored on that half, with no "missing"
+    count, so a system could skip the hard questions."""
+    predictions = tmp_path / "half.jsonl"
+    missing = _half_predictions(small_bench, predictions)
+    total = len((small_bench / "queries.jsonl").read_text().splitlines())
+    out = tmp_path / "eval"
+    proc = _cli("evaluate", "--predictions", str(predictions), "--benchmark", str(small_bench), "--out", str(out),
+                "--quiet", cwd=tmp_path)
+    assert proc.returncode == 3, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+    assert f"{missing} of {total} queries failed ({missing} missing from the predictions file)" in proc.stderr
+    scores = json.loads((out / "scores.json").read_text())
+    assert scores["counts"]["queries"] == total and scores["counts"]["missing_predictions"] == missing
+    records = [json.loads(line) for line in (out / "per_query.jsonl").read_text().splitlines()]
+    skipped = [r for r in records if r["error"]]
+    assert len(skipped) == missing and all(r["recall"] in (0.0, None) for r in skipped)
+    accepted = _cli("evaluate", "--predictions", str(predictions), "--benchmark", str(small_bench), "--out",
+                    str(tmp_path / "accepted"), "--quiet", "--allow-failures", "1", cwd=tmp_path)
+    assert accepted.returncode == 0, accepted.stderr
+
+
+def test_a_system_that_fails_every_query_is_not_a_result_and_the_fixed_command_takes_over(small_bench, tmp_path):
+    """Item 10: an HTTP system answering 500 to every query gave exit 0 and scores; item 9: the
+    corrected command into the same --out must then run."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Down(BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            self.send_response(500)
+            self.end_headers()
+            self.wfile.write(b"internal error")
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Down)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        out = tmp_path / "eval"
+        url = f"http://127.0.0.1:{server.server_port}/rag"
+        proc = _cli("evaluate", str(small_bench), "--system", url, "--out", str(out), "--quiet", cwd=tmp_path)
+        assert proc.returncode == 3, proc.stderr
+        assert "queries failed" in proc.stderr.strip().splitlines()[-1]
+        fixed = _cli("evaluate", str(small_bench), "--system", "bm25", "--out", str(out), "--quiet", cwd=tmp_path)
+        assert fixed.returncode == 0, fixed.stderr
+        assert json.loads((out / "scores.json").read_text())["counts"]["system_errors"] == 0
+    finally:
+        server.shutdown()
+
+
+def _copy_bench(src: Path, dst: Path) -> Path:
+    import shutil
+
+    shutil.copytree(src, dst)
+    return dst
+
+
+def _refused(proc: subprocess.CompletedProcess, *words: str) -> None:
+    assert proc.returncode == 1, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr, proc.stderr
+    for word in words:
+        assert word in proc.stderr, proc.stderr
+
+
+def test_evaluate_reads_a_benchmark_by_the_rules_validate_checks(small_bench, tmp_path):
+    """Item 7: validate accepted a string query_id that evaluate crashed on, and evaluate scored
+    a benchmark without a manifest, with a duplicate id or with no documents, without a word."""
+    from dragonforge.validate import validate_benchmark
+
+    def evaluate(bench: Path) -> subprocess.CompletedProcess:
+        out = tmp_path / f"eval-{bench.name}"
+        proc = _cli("evaluate", str(bench), "--system", "bm25", "--out", str(out), "--quiet", cwd=tmp_path)
+        assert not out.exists() or proc.returncode == 0
+        return proc
+
+    lines = (small_bench / "queries.jsonl").read_text().split("\n")
+    stringly = _copy_bench(small_bench, tmp_path / "stringly")
+    first = json.loads(lines[0])
+    first["query"]["query_id"] = str(first["query"]["query_id"])
+    (stringly / "queries.jsonl").write_text("\n".join([json.dumps(first, ensure_ascii=False), *lines[1:]]))
+    _refused(evaluate(stringly), "queries.jsonl line 1", "query.query_id")
+    import hashlib
+
+    manifest = json.loads((stringly / "manifest.json").read_text())  # as if the build had written it
+    for entry in manifest["files"]:
+        if entry["path"] == "queries.jsonl":
+            entry["sha256"] = hashlib.sha256((stringly / "queries.jsonl").read_bytes()).hexdigest()
+            entry["bytes"] = (stringly / "queries.jsonl").stat().st_size
+    (stringly / "manifest.json").write_text(json.dumps(manifest))
+    assert any("query_id" in p for p in validate_benchmark(stringly))
+
+    duplicate = _copy_bench(small_bench, tmp_path / "duplicate")
+    (duplicate / "queries.jsonl").write_text("\n".join([lines[0], *lines]))
+    _refused(evaluate(duplicate), "queries.jsonl line 2", "again")
+
+    unfinished = _copy_bench(small_bench, tmp_path / "unfinished")
+    (unfinished / "manifest.json").unlink()
+    said = evaluate(unfinished)  # scored (a subset put together by hand is a fair use), but not in silence
+    assert said.returncode == 0 and "has no manifest.json" in said.stderr, said.stderr
+
+    empty = _copy_bench(small_bench, tmp_path / "empty")
+    (empty / "documents.jsonl").write_text("")
+    _refused(evaluate(empty), "holds no documents")
+
+    folder = _copy_bench(small_bench, tmp_path / "folder")
+    (folder / "queries.jsonl").unlink()
+    (folder / "queries.jsonl").mkdir()
+    _refused(evaluate(folder), "no queries.jsonl file")
+
+
+def test_validate_does_not_open_files_the_manifest_names_outside_the_directory(small_bench, tmp_path):
+    from dragonforge.validate import validate_benchmark
+
+    bench = _copy_bench(small_bench, tmp_path / "bench")
+    secret = tmp_path / "outside.txt"
+    secret.write_text("not the benchmark's")
+    manifest = json.loads((bench / "manifest.json").read_text())
+    manifest["files"].append({"path": "../outside.txt", "sha256": "0" * 64, "bytes": 1, "records": None})
+    manifest["files"].append({"path": str(secret), "sha256": "0" * 64, "bytes": 1, "records": None})
+    (bench / "manifest.json").write_text(json.dumps(manifest))
+    problems = validate_benchmark(bench)
+    assert sum("outside the benchmark directory" in p for p in problems) == 2

@@ -26,7 +26,7 @@ SECRET = "sk-test-DoNotLeak-1234567890abcdefXYZ"
 def _cmd(out: Path, base_url: str, model: str, *extra: str) -> list[str]:
     return [sys.executable, "-m", "dragonforge.cli", "build", "--engine", "llm", "--base-url", base_url,
             "--model", model, "--docs", "1", "--domains", "law", "--languages", "en", "--queries-per-doc", "2",
-            "--max-tokens", "256",
+            "--max-tokens", "128",
             "--out", str(out), *extra]
 
 
@@ -125,7 +125,8 @@ def test_dense_retrieval_llm_generator_llm_judge_and_ragas_metrics_run_against_t
                            "--embedding-model", llama_embeddings_server.model,
                            "--embedding-base-url", llama_embeddings_server.base_url,
                            "--top-k", "2", "--generator", "llm", "--judge", "llm", "--base-url", llama_server.base_url,
-                           "--model", llama_server.model, "--max-tokens", "256", "--out", str(out)],
+                           "--model", llama_server.model, "--max-tokens", "128", "--out", str(out),
+                           "--allow-failures", "1"],  # a 135M model's answers may fail: counted, not fatal here
                           capture_output=True, text=True, cwd=tmp_path, env=env, timeout=900)
     assert proc.returncode == 0, proc.stderr[-3000:]
     scores = json.loads((out / "scores.json").read_text())
