@@ -271,3 +271,34 @@ def test_validate_does_not_open_files_the_manifest_names_outside_the_directory(s
     (bench / "manifest.json").write_text(json.dumps(manifest))
     problems = validate_benchmark(bench)
     assert sum("outside the benchmark directory" in p for p in problems) == 2
+
+
+def test_a_rerun_after_the_benchmark_or_the_system_changed_never_reuses_stale_answers(tmp_path):
+    """Item 2: evaluate resumed by the benchmark's path, so a rebuilt benchmark was scored with
+    the old answers (recall 0.000 where a fresh --out gave 0.892), and an edited python: system
+    was reused the same way."""
+    import shutil
+
+    bench, out, fresh = tmp_path / "bench", tmp_path / "eval", tmp_path / "fresh"
+    assert _cli("build", "--docs", "1", "--seed", "1", "--out", str(bench), "--quiet", cwd=tmp_path).returncode == 0
+    assert _cli("evaluate", str(bench), "--system", "bm25", "--out", str(out), "--quiet", cwd=tmp_path).returncode == 0
+    shutil.rmtree(bench)
+    assert _cli("build", "--docs", "1", "--seed", "2", "--out", str(bench), "--quiet", cwd=tmp_path).returncode == 0
+    again = _cli("evaluate", str(bench), "--system", "bm25", "--out", str(out), "--quiet", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert _cli("evaluate", str(bench), "--system", "bm25", "--out", str(fresh), "--quiet", cwd=tmp_path).returncode == 0
+
+    def answers(d: Path) -> list[tuple]:
+        return [(r["query_id"], r["answer"], r["recall"])
+                for r in map(json.loads, (d / "per_query.jsonl").read_text().splitlines())]
+
+    assert answers(out) == answers(fresh)
+
+    system = tmp_path / "team_rag.py"
+    system.write_text("def answer(question, language):\n    return {'answer': 'first version', 'contexts': []}\n")
+    edited = tmp_path / "edited"
+    args = ("evaluate", str(bench), "--system", f"python:{system}:answer", "--out", str(edited), "--quiet")
+    assert _cli(*args, cwd=tmp_path).returncode == 0
+    system.write_text("def answer(question, language):\n    return {'answer': 'second version', 'contexts': []}\n")
+    assert _cli(*args, cwd=tmp_path).returncode == 0
+    assert {a for _, a, _ in answers(edited)} == {"second version"}
