@@ -23,3 +23,13 @@ class ValidationFailed(DragonforgeError):
     def __init__(self, problems: list[str]):
         super().__init__(f"{len(problems)} problem(s) found")
         self.problems = problems
+
+
+def first_error(exc: Exception) -> str:
+    """The first problem of a pydantic ValidationError as ``field.path: message`` (else the
+    exception's text): one line for the user."""
+    errors = getattr(exc, "errors", None)
+    if callable(errors):
+        err = errors()[0]
+        return f"{'.'.join(map(str, err['loc'])) or 'record'}: {err['msg']}"
+    return str(exc)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from dragonforge import metrics
-from dragonforge.errors import InputError
+from dragonforge.errors import InputError, first_error
 from dragonforge.files import read_jsonl
 from dragonforge.judge import KeypointLabel, is_refusal, judge_keypoints
 from dragonforge.models import UNANSWERABLE_ANSWER, QueryType
@@ -86,9 +86,7 @@ def load_benchmark(path: Path) -> tuple[list[dict], list[dict]]:
             try:
                 model.model_validate(row)
             except ValidationError as exc:
-                err = exc.errors()[0]
-                raise InputError(f"{path / name} line {lineno}: {'.'.join(map(str, err['loc'])) or 'record'}: "
-                                 f"{err['msg']}") from None
+                raise InputError(f"{path / name} line {lineno}: {first_error(exc)}") from None
             ident = row[key[0]] if len(key) == 1 else row[key[0]][key[1]]
             if ident in seen:
                 raise InputError(f"{path / name} line {lineno}: {'.'.join(key)} {ident} again (first at line "

@@ -9,6 +9,7 @@ import polars as pl
 from pydantic import ValidationError
 
 from dragonforge.benchmark import MANIFEST
+from dragonforge.errors import first_error
 from dragonforge.files import read_jsonl, sha256_file
 from dragonforge.models import (
     DOMAIN_LABELS, ENTITY_FIELDS, UNANSWERABLE_ANSWER, DBDocument, DBQuery, Manifest, QueryType,
@@ -28,7 +29,7 @@ def validate_benchmark(out: Path) -> list[str]:
     try:
         manifest = Manifest.model_validate_json(manifest_path.read_text(encoding="utf-8"))
     except (ValidationError, ValueError) as exc:
-        return [f"{MANIFEST} is not a valid manifest: {_first_error(exc)}"]
+        return [f"{MANIFEST} is not a valid manifest: {first_error(exc)}"]
 
     problems: list[str] = []
     root = out.resolve()
@@ -72,13 +73,6 @@ def validate_benchmark(out: Path) -> list[str]:
     return problems
 
 
-def _first_error(exc: Exception) -> str:
-    if isinstance(exc, ValidationError):
-        err = exc.errors()[0]
-        return f"{'.'.join(map(str, err['loc']))}: {err['msg']}"
-    return str(exc)
-
-
 def _check_documents(path: Path) -> tuple[dict[int, DBDocument], list[str]]:
     problems: list[str] = []
     docs: dict[int, DBDocument] = {}
@@ -91,7 +85,7 @@ def _check_documents(path: Path) -> tuple[dict[int, DBDocument], list[str]]:
         try:
             doc = DBDocument.model_validate(raw)
         except ValidationError as exc:
-            problems.append(f"{where}: {_first_error(exc)}")
+            problems.append(f"{where}: {first_error(exc)}")
             continue
         if doc.doc_id in docs:
             problems.append(f"{where}: duplicate doc_id {doc.doc_id}")
@@ -118,7 +112,7 @@ def _check_queries(path: Path, docs: dict[int, DBDocument]) -> tuple[list[DBQuer
         try:
             q = DBQuery.model_validate(raw)
         except ValidationError as exc:
-            problems.append(f"queries.jsonl line {lineno}: {_first_error(exc)}")
+            problems.append(f"queries.jsonl line {lineno}: {first_error(exc)}")
             continue
         queries.append(q)
         where = f"queries.jsonl line {lineno} (query {q.query.query_id})"
