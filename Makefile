@@ -25,8 +25,13 @@ build: install
 	$(BIN)/dragonforge build --out $(OUT)
 	$(BIN)/dragonforge validate $(OUT)
 
+# One pytest worker per core (pytest-xdist). Tests that share a session resource (the local model
+# server, a Prefect server) run on one worker; the rest are spread by module (tests/conftest.py).
+# PYTEST_WORKERS=0 runs the suite in one process.
+PYTEST_WORKERS ?= auto
+
 test: install local-llm-install
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup
 
 # llama-cpp-python[server] (built once per machine into ~/.cache/dragonforge/wheels) and the GGUF model
 local-llm-install: install

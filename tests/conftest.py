@@ -2,7 +2,12 @@
 from __future__ import annotations
 
 import importlib.util
+import os
+import signal
+import subprocess
 import sys
+import time
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -71,3 +76,55 @@ def _serve(tmp_path_factory, embedding: bool):
 def prefect_home(tmp_path_factory) -> Path:
     """One Prefect home for every CLI run of the session: its database is migrated once."""
     return tmp_path_factory.mktemp("prefect-home")
+
+
+@pytest.fixture(scope="session")
+def prefect_api(tmp_path_factory) -> str:
+    """A real Prefect server (`prefect server start`) for the session, as a team would run one:
+    commands given its URL in ``PREFECT_API_URL`` take the configured-API path, and pay for
+    the server's start once instead of an ephemeral server per command."""
+    ll = _load_local_llm()
+    home = tmp_path_factory.mktemp("prefect-server")
+    port = ll.free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
+    env.update(PREFECT_HOME=str(home), PREFECT_SERVER_ANALYTICS_ENABLED="false", PREFECT_UI_ENABLED="false")
+    log = open(home / "server.log", "wb")
+    proc = subprocess.Popen([str(Path(sys.executable).parent / "prefect"), "server", "start", "--host", "127.0.0.1",
+                             "--port", str(port), "--no-ui"], env=env, stdout=log, stderr=subprocess.STDOUT,
+                            stdin=subprocess.DEVNULL, start_new_session=True)
+    url = f"http://127.0.0.1:{port}/api"
+    try:
+        deadline = time.monotonic() + 180
+        while True:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"prefect server did not start: {(home / 'server.log').read_text(errors='replace')[-3000:]}",
+                            pytrace=False)
+            try:
+                with urllib.request.urlopen(f"{url}/health", timeout=2):
+                    break
+            except OSError:
+                time.sleep(0.2)
+        yield url
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        log.close()
+
+
+# Tests that share an expensive session resource run on one xdist worker (`--dist loadgroup`),
+# and go first, so that the longest unit of work starts early; the rest keep their module
+# together, so module fixtures are built once.
+_SHARED_GROUPS = {"llama_server": "llm", "llama_embeddings_server": "llm", "prefect_api": "prefect-api"}
+
+
+def pytest_collection_modifyitems(config, items):
+    def group(item) -> str | None:
+        return next((g for name, g in _SHARED_GROUPS.items() if name in getattr(item, "fixturenames", ())), None)
+
+    for item in items:
+        item.add_marker(pytest.mark.xdist_group(group(item) or item.module.__name__))
+    items.sort(key=lambda item: ["llm", "prefect-api"].index(group(item)) if group(item) else 2)

@@ -41,7 +41,7 @@ class _Planted:
         return (Path.write_text, (self.marker, "unpickled"))
 
 
-def test_no_file_in_a_build_or_evaluation_directory_is_ever_unpickled(small_bench, tmp_path):
+def test_no_file_in_a_build_or_evaluation_directory_is_ever_unpickled(small_bench, tmp_path, prefect_api):
     """Item 1: a pickle planted wherever state lives (the old cache folder, Prefect's result
     folders, the resume store's names) must never run, on either path, build or evaluate."""
     marker = tmp_path / "ran"
@@ -57,12 +57,13 @@ def test_no_file_in_a_build_or_evaluation_directory_is_ever_unpickled(small_benc
             target = folder / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(payload)
-    for extra in ([], ["--prefect"]):
-        proc = _cli("build", "--docs", "1", "--out", str(build), "--quiet", *extra, cwd=tmp_path,
-                    env={"PREFECT_HOME": str(tmp_path / "prefect")})
+    prefect = {"PREFECT_HOME": str(tmp_path / "prefect"), "PREFECT_API_URL": prefect_api}
+    for extra in (["--no-prefect"], ["--prefect"]):
+        proc = _cli("build", "--docs", "1", "--out", str(build), *extra, cwd=tmp_path, env=prefect)
         assert proc.returncode == 0, proc.stderr
+        assert ("Prefect API at" in proc.stdout) == (extra == ["--prefect"]), proc.stdout
         proc = _cli("evaluate", str(small_bench), "--system", "bm25", "--out", str(evaluation), "--quiet", *extra,
-                    cwd=tmp_path, env={"PREFECT_HOME": str(tmp_path / "prefect")})
+                    cwd=tmp_path, env=prefect)
         assert proc.returncode == 0, proc.stderr
     assert not marker.exists()
 

@@ -116,7 +116,9 @@ def test_dense_retrieval_llm_generator_llm_judge_and_ragas_metrics_run_against_t
 
     bench = tmp_path / "bench"
     bench.mkdir()
-    params = BuildParams(domains=["law"], languages=["en"], docs=2, queries_per_doc=2, seed=1)
+    # two queries (a multi-document one and a factual one) keep every call path and a 135M
+    # model's run short: each query costs about a dozen calls of ~1,000 prompt tokens
+    params = BuildParams(domains=["law"], languages=["en"], docs=2, queries_per_doc=1, seed=4)
     write_benchmark(bench, params, run_build(params), {})
     out = tmp_path / "eval"
     env = _env(tmp_path)

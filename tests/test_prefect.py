@@ -1,6 +1,6 @@
-"""The Prefect path end to end, with the real engine (an ephemeral server per command): the same
-bytes as the in-process path, resuming across paths, and no process left behind when a command
-is killed."""
+"""The Prefect path end to end, with the real engine: the same bytes as the in-process path (an
+ephemeral server per command), resuming across paths (a Prefect server the commands are pointed
+at, as a team runs one), and no process left behind when a command is killed."""
 
 from __future__ import annotations
 
@@ -22,15 +22,17 @@ DATA_FILES = ("documents.jsonl", "queries.jsonl", "configs.jsonl", "provenance.j
 BUILD = ["build", "--docs", "3", "--queries-per-doc", "6", "--seed", "4", "-q"]
 
 
-def _env(home: Path) -> dict[str, str]:
+def _env(home: Path, api: str | None = None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
     env["PREFECT_HOME"] = str(home)
+    if api:
+        env["PREFECT_API_URL"] = api
     return env
 
 
-def _cli(*args: str, cwd: Path, home: Path, timeout: int = 300) -> subprocess.CompletedProcess:
+def _cli(*args: str, cwd: Path, home: Path, api: str | None = None, timeout: int = 300) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "dragonforge.cli", *args], capture_output=True, text=True,
-                          cwd=cwd, env=_env(home), timeout=timeout)
+                          cwd=cwd, env=_env(home, api), timeout=timeout)
 
 
 def _descendants(pid: int) -> set[int]:
@@ -104,10 +106,12 @@ def fresh(tmp_path_factory) -> Path:
 
 @pytest.mark.parametrize("first,second", [("--prefect", "--no-prefect"), ("--no-prefect", "--prefect")])
 def test_a_build_killed_on_one_path_is_finished_by_the_other_with_the_same_bytes(first, second, fresh, tmp_path,
-                                                                                  prefect_home):
+                                                                                  prefect_api):
+    """The configured-API path: PREFECT_API_URL names a running server, which `--no-prefect` ignores."""
     out = tmp_path / "bench"
+    home = tmp_path / "prefect"
     cmd = [sys.executable, "-m", "dragonforge.cli", *RESUMED, "--out", str(out), first]
-    proc = subprocess.Popen(cmd, cwd=tmp_path, env=_env(prefect_home), stdout=subprocess.DEVNULL,
+    proc = subprocess.Popen(cmd, cwd=tmp_path, env=_env(home, prefect_api), stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     store = out / ".dragonforge" / "resume.sqlite"
 
@@ -123,8 +127,10 @@ def test_a_build_killed_on_one_path_is_finished_by_the_other_with_the_same_bytes
     proc.kill()
     proc.wait()
     assert not (out / "manifest.json").exists()
-    finished = _cli(*RESUMED, "--out", str(out), second, cwd=tmp_path, home=prefect_home)
+    finished = _cli(*RESUMED, "--out", str(out), second, cwd=tmp_path, home=home, api=prefect_api)
     assert finished.returncode == 0, finished.stderr[-2000:]
+    path = "(Prefect API at " + prefect_api if second == "--prefect" else "(in-process)"
+    assert path in finished.stdout, finished.stdout
     _same_files(fresh, out)
 
 
