@@ -8,7 +8,9 @@ machine, and records the wall time, the time pytest reports and the counts:
   install`), that checkout's suite as its own `make test` ran it (plain `pytest`).
 
 Target (issue 8): at least half the previous main's time on the same machine.
-Usage: python bench/suite_bench.py [--baseline DIR] [--serial]
+With --checkout DIR the suite timed as "now" is that checkout's (a clean worktree of HEAD with
+its own venv, so that editing this tree during the run changes nothing).
+Usage: python bench/suite_bench.py [--checkout DIR] [--baseline DIR] [--serial]
 """
 
 from __future__ import annotations
@@ -52,15 +54,17 @@ def commit_of(checkout: Path) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", type=Path, help="a checkout of an earlier dragonforge with its own .venv")
+    parser.add_argument("--checkout", type=Path, default=ROOT, help="the checkout to time as now (default: this one)")
     parser.add_argument("--serial", action="store_true", help="also time this suite in one process")
     args = parser.parse_args()
 
     runs: dict[str, dict] = {}
     if args.baseline:
         runs["baseline"] = {**run_suite(args.baseline.resolve(), []), "commit": commit_of(args.baseline)}
-    runs["now"] = {**run_suite(ROOT, ["-n", "auto", "--dist", "loadgroup"]), "commit": commit_of(ROOT)}
+    now = args.checkout.resolve()
+    runs["now"] = {**run_suite(now, ["-n", "auto", "--dist", "loadgroup"]), "commit": commit_of(now)}
     if args.serial:
-        runs["now_serial"] = {**run_suite(ROOT, ["-n", "0"]), "commit": commit_of(ROOT)}
+        runs["now_serial"] = {**run_suite(now, ["-n", "0"]), "commit": commit_of(now)}
     result = {"date": time.strftime("%Y-%m-%d"), "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
               "runs": runs}
     if "baseline" in runs:
