@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from dragonforge import __version__
 from dragonforge.errors import OutputConflictError
 from dragonforge.files import (
-    jsonl_bytes, sha256_file, write_bytes_atomic, write_jsonl_atomic, write_text_atomic,
+    jsonl_bytes, read_jsonl, sha256_file, write_bytes_atomic, write_jsonl_atomic, write_text_atomic,
 )
 from dragonforge.keypoints import numbered
 from dragonforge.models import (
@@ -236,7 +236,8 @@ _CALL_COLUMNS = {"stage": "String", "prompt_hash": "String", "model": "String", 
 def calls_frame(path: Path) -> pl.DataFrame:
     import polars as pl
 
-    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line.strip()]
+    # our own append-only log: a line torn by a kill or a full disk is passed over
+    rows = [r for _, r in read_jsonl(path, skip_bad=True) if isinstance(r, dict)]
     schema = {name: getattr(pl, dtype) for name, dtype in _CALL_COLUMNS.items()}
     return pl.DataFrame([{k: r.get(k) for k in schema} for r in rows], schema=schema)
 

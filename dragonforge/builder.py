@@ -173,15 +173,25 @@ class Builder:
             self.store.put(key, stage, adapter, value)
             on_done(value)
             return _done(value)
-        fut = executor.submit(work, *args)
+        # The future handed back is resolved only after ``on_done`` has run: a caller woken by
+        # the worker's own future could otherwise read ``self.finished`` before the callback
+        # filled it in (concurrent.futures wakes waiters first, then runs callbacks).
+        stored: Future = Future()
 
         def finished(f: Future) -> None:
-            if not f.cancelled() and f.exception() is None:
+            if f.cancelled() or f.exception() is not None:
+                stored.set_exception(f.exception() or RuntimeError(f"{stage} was cancelled"))
+                return
+            try:
                 self.store.put(key, stage, adapter, f.result())
                 on_done(f.result())
+            except BaseException as exc:
+                stored.set_exception(exc)
+                return
+            stored.set_result(f.result())
 
-        fut.add_done_callback(finished)
-        return fut
+        executor.submit(work, *args).add_done_callback(finished)
+        return stored
 
     def submit_documents(self, batch: Batch) -> Future:
         """Configs and documents of one batch (a future of :class:`DocumentsResult`)."""
@@ -223,7 +233,12 @@ class Builder:
             if f.cancelled() or f.exception() is not None:
                 fut.set_exception(f.exception() or RuntimeError("cancelled"))
                 return
-            parts_json, digests, questions_json = f.result()
+            try:
+                fut.set_result(store_group(*f.result()))
+            except BaseException as exc:  # a full disk, say: the waiter must hear of it, not hang
+                fut.set_exception(exc)
+
+        def store_group(parts_json, digests, questions_json) -> QuestionsResult:
             for i, (batch, data) in enumerate(zip(batches, parts_json)):
                 if i not in finished:
                     self.store.put_raw(keys[i], "documents", data)
@@ -238,7 +253,7 @@ class Builder:
                 questions = _QUESTIONS.validate_json(questions_json)
             self.stage_seconds["questions"] += questions.seconds
             self.progress.advance("questions")
-            fut.set_result(questions)
+            return questions
 
         executor.submit(group_work, batches, finished, self.params).add_done_callback(finished_group)
         return fut

@@ -317,12 +317,9 @@ def _cmd_build(args: argparse.Namespace) -> int:
         from dragonforge.reach import check_reachable
 
         check_reachable(settings.base_url, "--base-url")
-    try:
-        args.out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise InputError(f"cannot create --out {args.out}: {exc.strerror}") from None
+    from dragonforge.files import exclusive_lock, make_out_dir
 
-    from dragonforge.files import exclusive_lock
+    make_out_dir(args.out)
 
     with exclusive_lock(args.out, "dragonforge build"):
         check_output_dir(args.out, params)  # again, now that no other run can be writing
@@ -500,8 +497,9 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
 
             stop_fork_server()
         raise
-    args.out.mkdir(parents=True, exist_ok=True)
-    from dragonforge.files import exclusive_lock, write_text_atomic
+    from dragonforge.files import exclusive_lock, make_out_dir, write_text_atomic
+
+    make_out_dir(args.out)
 
     with exclusive_lock(args.out, "dragonforge evaluate"):
         write_text_atomic(args.out / ".dragonforge" / "config.json", config.model_dump_json(indent=2))
@@ -642,11 +640,39 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     signal.signal(signal.SIGTERM, _on_sigterm)
+    import sqlite3
+
+    from dragonforge import urls
+
+    for name in ("base_url", "embedding_base_url", "system"):  # credentials stay in this process
+        value = getattr(args, name, None)
+        if isinstance(value, str) and value.startswith(("http://", "https://")):
+            setattr(args, name, urls.register(value))
+
     try:
         return args.handler(args)
     except DragonforgeError as exc:
-        print(f"dragonforge {args.command}: error: {exc}", file=sys.stderr)
-        return 1
+        message = str(exc)
+    except OSError as exc:  # the machine's side: a full disk, a read-only or vanished directory
+        message = _os_error(exc, getattr(args, "out", None))
+    except sqlite3.Error as exc:  # the resume store or LLM cache could not be written or read
+        where = getattr(args, "out", None)
+        message = (f"the state in {where}/.dragonforge could not be written or read ({exc}); finished work is "
+                   f"kept there: free some space or fix the directory, then run the command again")
+    print(f"dragonforge {args.command}: error: {message}", file=sys.stderr)
+    return 1
+
+
+def _os_error(exc: OSError, out: Path | None) -> str:
+    """One line for an OSError: what failed, on which file, and what is kept."""
+    import errno
+
+    what = exc.strerror or str(exc)
+    where = f" ({exc.filename})" if exc.filename else ""
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG) and out is not None:
+        return (f"{what}{where}; finished work is kept in {out}: free some space and run the same command "
+                f"again to finish")
+    return f"{what}{where}"
 
 
 if __name__ == "__main__":

@@ -7,14 +7,40 @@ import functools
 import hashlib
 import json
 import os
+import re
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 
 from dragonforge.errors import OutputConflictError
+
+
+def make_out_dir(out: Path, option: str = "--out") -> None:
+    """Create ``out`` (and its parents) and make sure a file can be written in it, or raise
+    InputError in one line: a dangling or looping symbolic link, a read-only file system, a
+    place such as /proc where nothing can be created. Nothing is left behind on failure."""
+    from dragonforge.errors import InputError
+
+    if out.is_symlink() and not out.exists():
+        raise InputError(f"{option} {out} is a symbolic link to {os.readlink(out)}, which does not exist "
+                         f"(or loops); choose another directory")
+    created = not out.exists()
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"cannot create {option} {out}: {exc.strerror or exc}") from None
+    try:
+        fd, probe = tempfile.mkstemp(dir=out, prefix=".dragonforge-probe-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        if created:
+            with contextlib.suppress(OSError):
+                out.rmdir()
+        raise InputError(f"cannot write in {option} {out}: {exc.strerror or exc}") from None
 
 
 @contextlib.contextmanager
@@ -101,15 +127,91 @@ def sha256_file(path: Path) -> str:
     return h.hexdigest()
 
 
-def read_jsonl(path: Path) -> list[tuple[int, Any]]:
-    """(line number, parsed object) pairs; a line that is not JSON raises ValueError naming it."""
-    out = []
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
+# The longest line any JSONL input or state file may have (a DRAGONBall query line is a few kB;
+# a prediction with its retrieved chunks some tens of kB). A longer one is refused, unread.
+MAX_LINE_BYTES = 16 * 1024 * 1024
+# Deeper JSON than this is no DRAGONBall record (they nest five levels) and could exhaust the
+# stack of the code that reads it further.
+MAX_DEPTH = 64
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def parse_json(data: bytes | str) -> Any:
+    """One JSON value, or ValueError saying in a few words why it is not one (bad syntax, a
+    number past Python's 4,300 digits, nesting past ``MAX_DEPTH``, a lone surrogate escape
+    that no UTF-8 file can hold)."""
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise ValueError(f"not valid JSON (nested more than {MAX_DEPTH} levels deep)") from None
+    except ValueError as exc:
+        text = str(exc)
+        if "digits" in text:
+            text = "a number with more digits than any id or count has"
+        raise ValueError(f"not valid JSON ({text})") from None
+    if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and _depth(value) > MAX_DEPTH:
+        raise ValueError(f"nested more than {MAX_DEPTH} levels deep")
+    if _SURROGATE_ESCAPE.search(raw) and _has_lone_surrogate(value):
+        raise ValueError("holds a lone surrogate escape (\\ud800-\\udfff without its pair), which is not text")
+    return value
+
+
+def _depth(value: Any) -> int:
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        item, depth = todo.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, depth)
+            if depth > MAX_DEPTH:
+                return depth
+            todo.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def _has_lone_surrogate(value: Any) -> bool:
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                return True
+        elif isinstance(item, dict):
+            todo.extend(item.keys())
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            todo.extend(item)
+    return False
+
+
+def iter_jsonl(path: Path, *, name: str | None = None, skip_bad: bool = False) -> Iterator[tuple[int, Any]]:
+    """(line number, value) for each non-blank line of a JSONL file. Lines end at "\\n" only
+    (U+2028 and U+0085 are text inside JSON strings). A bad line raises ValueError naming the
+    file and the line, or, with ``skip_bad`` (our own append-only logs, whose last line a full
+    disk or a kill may have torn), is passed over."""
+    label = name or path.name
+    with path.open("rb") as fh:
+        lineno = 0
+        while raw := fh.readline(MAX_LINE_BYTES + 1):
+            lineno += 1
+            if len(raw) > MAX_LINE_BYTES:
+                if not skip_bad:
+                    raise ValueError(f"{label} line {lineno}: longer than {MAX_LINE_BYTES >> 20} MiB")
+                while raw and not raw.endswith(b"\n"):
+                    raw = fh.readline(MAX_LINE_BYTES + 1)
+                continue
+            if not raw.strip():
                 continue
             try:
-                out.append((lineno, json.loads(line)))
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{path.name} line {lineno}: not valid JSON ({exc.msg})") from None
-    return out
+                yield lineno, parse_json(raw)
+            except ValueError as exc:
+                if not skip_bad:
+                    raise ValueError(f"{label} line {lineno}: {exc}") from None
+
+
+def read_jsonl(path: Path, *, skip_bad: bool = False) -> list[tuple[int, Any]]:
+    """(line number, parsed object) pairs; a line that is not JSON raises ValueError naming it."""
+    return list(iter_jsonl(path, skip_bad=skip_bad))

@@ -8,12 +8,16 @@ Ollama, llama.cpp's server) and returns a validated instance of the requested mo
   server takes it, JSON mode otherwise; a reply that does not parse or validate is sent back
   with the error, at most ``max_repairs`` times;
 - retries with exponential backoff and jitter on 429, 5xx, timeouts and connection errors,
-  honouring ``Retry-After``;
+  honouring ``Retry-After`` up to ``RETRY_AFTER_CAP_S`` (a longer wait stops the run with
+  ``LLMUnavailable`` rather than sleeping for it);
+- a wall-clock bound: each attempt ends after ``timeout_s`` however slowly the server sends its
+  bytes, so one request takes at most ``timeout_s * (1 + max_retries)`` plus the waits between
+  attempts; a reply body over ``reply_limit(max_tokens)`` is cut off and fails that request;
 - bounded concurrency and optional requests- and tokens-per-minute limits;
 - a persistent response cache keyed by (model, messages, sampling parameters, schema), so a
   rerun, or a run resumed after a crash, makes no call it already made;
-- token and cost accounting per stage and model, budgets that stop the run cleanly, and a
-  log of every call.
+- token and cost accounting per stage and model, budgets that stop the run cleanly (requests
+  already sent are awaited and their replies cached before the stop), and a log of every call.
 
 The API key is read from the environment and held only by the HTTP client: it is never part
 of a cache key, a log record, a manifest or an error message.
@@ -26,6 +30,7 @@ import email.utils
 import functools
 import hashlib
 import json
+import math
 import os
 import random
 import sqlite3
@@ -40,8 +45,18 @@ import httpx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from dragonforge.errors import DragonforgeError
+from dragonforge.urls import with_credentials
 
 T = TypeVar("T", bound=BaseModel)
+
+# The longest Retry-After honoured; a server asking for more (a daily quota, "inf") stops the run.
+RETRY_AFTER_CAP_S = 60.0
+
+
+def reply_limit(max_tokens: int) -> int:
+    """The longest reply body read from an endpoint: a chat completion of ``max_tokens`` tokens
+    is far smaller (no token is 64 bytes long), so more is a broken or hostile server."""
+    return 1024 * 1024 + 64 * max_tokens
 
 Message = dict[str, str]
 
@@ -121,6 +136,7 @@ class LLMAccount:
         self.settings = settings
         self.usage: dict[tuple[str, str], StageUsage] = defaultdict(StageUsage)
         self.reserved_calls = 0
+        self.in_flight = 0  # requests sent whose reply has not come back yet
         self.lock = threading.Lock()
         self.on_call = None  # optional callback(stage) after each reply, for live progress
         self._calls_file = None
@@ -158,6 +174,7 @@ class LLMAccount:
                 self._calls_file.flush()
 
     def reserve(self) -> None:
+        """Count one request about to be sent, or raise ``BudgetExceeded``."""
         with self.lock:
             limit = self.settings.max_calls
             if limit is not None and self.reserved_calls >= limit:
@@ -165,10 +182,20 @@ class LLMAccount:
             if self.settings.max_cost is not None and self.cost >= self.settings.max_cost:
                 raise BudgetExceeded(f"--max-cost {self.settings.max_cost:g} reached (spent {self.cost:.4f})")
             self.reserved_calls += 1
+            self.in_flight += 1
 
-    def release(self) -> None:
+    def landed(self, refund: bool = False) -> None:
+        """A reserved request is over (``refund``: it does not count against the budget)."""
         with self.lock:
-            self.reserved_calls -= 1
+            self.in_flight -= 1
+            if refund:
+                self.reserved_calls -= 1
+
+    async def drained(self) -> None:
+        """Wait until every request already sent has its reply (and so its cache entry): a
+        spent budget stops new requests, never the ones the endpoint is already answering."""
+        while self.in_flight > 0:
+            await asyncio.sleep(0.02)
 
     def close(self) -> None:
         if self._calls_file:
@@ -288,8 +315,11 @@ class StructuredLLM:
         if self._client is None:
             limits = httpx.Limits(max_connections=self.settings.concurrency,
                                   max_keepalive_connections=self.settings.concurrency)
-            http = httpx.AsyncClient(limits=limits, timeout=self.settings.timeout_s, transport=self._transport)
-            self._client = openai.AsyncOpenAI(base_url=self.settings.base_url, api_key=self._key, max_retries=0,
+            inner = self._transport or httpx.AsyncHTTPTransport(limits=limits)
+            capped = CappedTransport(inner, reply_limit(self.settings.max_tokens))
+            http = httpx.AsyncClient(limits=limits, timeout=self.settings.timeout_s, transport=capped)
+            self._client = openai.AsyncOpenAI(base_url=with_credentials(self.settings.base_url), api_key=self._key,
+                                              max_retries=0,
                                               timeout=self.settings.timeout_s, http_client=http)
             self._semaphore = asyncio.Semaphore(self.settings.concurrency)
         return self._client
@@ -379,27 +409,37 @@ class StructuredLLM:
             outcome, delay, error = "ok", None, ""
             try:
                 async with self._semaphore:
-                    self.account.reserve()  # counted when it is really sent, not while it waits
-                    t0 = time.perf_counter()
-                    # response_format goes as a plain body field: the SDK would otherwise walk the
-                    # whole JSON schema on every request (the costliest part of a call).
-                    fields = {k: v for k, v in request.items() if k != "response_format"}
-                    response = await client.chat.completions.create(
-                        **fields, extra_body={"response_format": request["response_format"]})
-                content = response.choices[0].message.content or ""
-                p_tok = response.usage.prompt_tokens if response.usage else 0
-                c_tok = response.usage.completion_tokens if response.usage else 0
+                    try:
+                        self.account.reserve()  # counted when it is really sent, not while it waits
+                    except BudgetExceeded:
+                        await self.account.drained()
+                        raise
+                    refund = False
+                    try:
+                        t0 = time.perf_counter()
+                        # response_format goes as a plain body field: the SDK would otherwise walk the
+                        # whole JSON schema on every request (the costliest part of a call). The
+                        # whole attempt is bounded, not only each read: a server dripping a byte at
+                        # a time would otherwise hold it for ever.
+                        fields = {k: v for k, v in request.items() if k != "response_format"}
+                        response = await asyncio.wait_for(client.chat.completions.create(
+                            **fields, extra_body={"response_format": request["response_format"]}),
+                            timeout=self.settings.timeout_s)
+                    except openai.APIStatusError as exc:
+                        refund = self._steps_down(exc, request)
+                        raise
+                    finally:
+                        self.account.landed(refund)
+                content, p_tok, c_tok = _reply_parts(response)
             except openai.APIStatusError as exc:
                 status = exc.status_code
-                sent_format = request["response_format"].get("type"), "schema" in request["response_format"]
-                if self.settings.structured == "auto" and sent_format != ("json_object", False) and _about_format(exc):
+                if self._steps_down(exc, request):
                     # This server lacks that structured-output mode: step down to the next one
                     # (json_schema -> JSON mode with the schema -> plain JSON mode), unless a
                     # concurrent request already did.
-                    if sent_format == _FORMAT_SHAPES[self._format]:
+                    if _sent_format(request) == _FORMAT_SHAPES[self._format]:
                         self._format = "json_object_schema" if self._format == "json_schema" else "json_object"
                     request = self._request(messages, schema)
-                    self.account.release()
                     self._log_call(stage, phash, f"http_{status}", t0, attempt,
                                    error="structured-output mode not supported; stepping down")
                     continue
@@ -412,10 +452,23 @@ class StructuredLLM:
                     if status in (401, 403, 404):
                         raise LLMUnavailable(f"the endpoint answered {status} to a {stage} request: {error}") from None
                     raise _RequestRejected(f"the endpoint rejected the request ({status}): {error}") from None
-            except openai.APITimeoutError:
+            except (openai.APITimeoutError, asyncio.TimeoutError):
                 outcome = "timeout"
-            except openai.APIConnectionError:
+            except (openai.APIConnectionError, ReplyTooLarge) as exc:
+                too_large = exc if isinstance(exc, ReplyTooLarge) else exc.__cause__
+                if isinstance(too_large, ReplyTooLarge):
+                    usage.calls += 1
+                    self._log_call(stage, phash, "too_large", t0, attempt, error=str(too_large))
+                    raise _RequestRejected(str(too_large)) from None
                 outcome = "connection_error"
+            except (openai.APIResponseValidationError, _NotACompletion) as exc:
+                # An HTML page or some other JSON where a chat completion belongs: a proxy, a web
+                # UI or another API at --base-url. Retrying would only repeat it.
+                usage.calls += 1
+                what = str(exc) if isinstance(exc, _NotACompletion) else _content_type_of(exc)
+                self._log_call(stage, phash, "not_a_completion", t0, attempt, error=what)
+                raise LLMUnavailable(f"the endpoint's reply to a {stage} request is not a chat completion ({what}); "
+                                     f"check --base-url (it should end in /v1)") from None
             if outcome == "ok":
                 usage.calls += 1
                 usage.prompt_tokens += p_tok
@@ -433,10 +486,19 @@ class StructuredLLM:
             if attempt >= self.settings.max_retries:
                 raise LLMUnavailable(f"the endpoint failed {attempt + 1} times on a {stage} request "
                                      f"(last: {outcome}); finished work is cached, re-run to continue")
+            if delay is not None and delay > RETRY_AFTER_CAP_S:
+                raise LLMUnavailable(f"the endpoint asks to wait {_seconds(delay)} before the next {stage} request "
+                                     f"(Retry-After), longer than the {RETRY_AFTER_CAP_S:g} s dragonforge waits; "
+                                     f"finished work is cached, re-run later to continue")
             usage.retries += 1
             backoff = min(30.0, 0.5 * 2 ** attempt) * (0.5 + random.random())
-            await asyncio.sleep(max(delay or 0.0, backoff if delay is None else 0.0))
+            await asyncio.sleep(backoff if delay is None else delay)
             attempt += 1
+
+    def _steps_down(self, exc: openai.APIStatusError, request: dict[str, Any]) -> bool:  # noqa: F821
+        """The server refused the request's structured-output mode and a simpler one is left."""
+        return (self.settings.structured == "auto" and _sent_format(request) != ("json_object", False)
+                and _about_format(exc))
 
     def _log_call(self, stage: str, phash: str, outcome: str, t0: float, attempt: int, p_tok: int = 0,
                   c_tok: int = 0, error: str = "") -> None:
@@ -446,6 +508,81 @@ class StructuredLLM:
         if error:
             record["error"] = error[:500]
         self._log(record)
+
+
+def _sent_format(request: dict[str, Any]) -> tuple[str, bool]:
+    return request["response_format"].get("type"), "schema" in request["response_format"]
+
+
+class ReplyTooLarge(httpx.ReadError):
+    """A reply body past ``reply_limit`` (raised by the transport while it reads; the SDK
+    wraps it in ``APIConnectionError``)."""
+
+
+class _NotACompletion(Exception):
+    """JSON that is not a chat completion (no ``choices``, no message)."""
+
+
+def _reply_parts(response: Any) -> tuple[str, int, int]:
+    """The content and token counts of a chat completion, or ``_NotACompletion``."""
+    if isinstance(response, (str, bytes)):  # the SDK hands back a body that is not JSON as it is
+        start = response[:40] if isinstance(response, str) else response[:40].decode("utf-8", "replace")
+        raise _NotACompletion(f"text, not JSON: {' '.join(start.split())!r}")
+    choices = getattr(response, "choices", None)
+    if not isinstance(choices, list) or not choices:
+        raise _NotACompletion("a reply without choices")
+    message = getattr(choices[0], "message", None)
+    content = getattr(message, "content", None) if message is not None else None
+    if content is not None and not isinstance(content, str):
+        raise _NotACompletion("a reply whose message content is not text")
+    usage = getattr(response, "usage", None)
+    p_tok = getattr(usage, "prompt_tokens", 0) if usage is not None else 0
+    c_tok = getattr(usage, "completion_tokens", 0) if usage is not None else 0
+    return content or "", p_tok if isinstance(p_tok, int) else 0, c_tok if isinstance(c_tok, int) else 0
+
+
+def _content_type_of(exc: Exception) -> str:
+    response = getattr(exc, "response", None)
+    kind = response.headers.get("content-type", "no content type") if response is not None else "unknown"
+    return f"status {response.status_code if response is not None else '?'}, {kind.split(';')[0]}"
+
+
+def _seconds(value: float) -> str:
+    return "for ever" if value == float("inf") else f"{value:g} s"
+
+
+class CappedTransport(httpx.AsyncBaseTransport):
+    """An HTTP transport that stops reading a reply body past ``limit`` bytes."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport, limit: int):
+        self._inner = inner
+        self._limit = limit
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await self._inner.handle_async_request(request)
+        return httpx.Response(status_code=response.status_code, headers=response.headers,
+                              stream=_CappedStream(response.stream, self._limit), extensions=response.extensions)
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
+class _CappedStream(httpx.AsyncByteStream):
+    def __init__(self, inner: Any, limit: int):
+        self._inner, self._limit = inner, limit
+
+    async def __aiter__(self):
+        seen = 0
+        async for chunk in self._inner:
+            seen += len(chunk)
+            if seen > self._limit:
+                raise ReplyTooLarge(f"the reply is larger than {self._limit:,} bytes; cut off")
+            yield chunk
+
+    async def aclose(self) -> None:
+        close = getattr(self._inner, "aclose", None)
+        if close is not None:
+            await close()
 
 
 _FORMAT_SHAPES = {"json_schema": ("json_schema", False), "json_object_schema": ("json_object", True),
@@ -517,7 +654,13 @@ def _retry_after(response: httpx.Response | None) -> float | None:
     if not value:
         return None
     try:
-        return max(0.0, float(value))
+        seconds = float(value)
     except ValueError:
-        parsed = email.utils.parsedate_to_datetime(value)
-        return max(0.0, parsed.timestamp() - time.time()) if parsed else None
+        try:
+            parsed = email.utils.parsedate_to_datetime(value)
+        except (TypeError, ValueError, IndexError):
+            return None  # not seconds, not a date ("soon"): ignored, the usual backoff applies
+        seconds = parsed.timestamp() - time.time()
+    if math.isnan(seconds):
+        return None
+    return max(0.0, seconds)

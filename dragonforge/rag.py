@@ -232,11 +232,16 @@ class BM25Retriever:
         self.chunks = list(chunks)
         self.language = language
         self._index = bm25s.BM25()
-        self._vocab: set[str] = set()
+        self._vocab: dict[str, int] = {}
         if self.chunks:
             corpus = [chunk_tokens(c) or [""] for c in self.chunks]
-            self._vocab = {t for doc in corpus for t in doc}
-            self._index.index(corpus, show_progress=False)
+            # Token ids in order of first appearance: bm25s numbers them in a set's order, which
+            # changes with every process's string hashing.
+            for doc in corpus:
+                for token in doc:
+                    self._vocab.setdefault(token, len(self._vocab))
+            ids = [[self._vocab[t] for t in doc] for doc in corpus]
+            self._index.index((ids, dict(self._vocab)), show_progress=False)
 
     def search(self, query: str, k: int) -> list[Chunk]:
         """The top ``k`` chunks with a positive score, best first (ties in corpus order)."""
@@ -259,7 +264,10 @@ class Embedder:
                  timeout_s: float = 60.0, max_retries: int = 2):
         self.model = model
         self.batch_size = batch_size
-        self._client = openai.AsyncOpenAI(base_url=base_url, api_key=os.environ.get(api_key_env) or "no-key",
+        from dragonforge.urls import with_credentials
+
+        self._client = openai.AsyncOpenAI(base_url=with_credentials(base_url),
+                                          api_key=os.environ.get(api_key_env) or "no-key",
                                           timeout=timeout_s, max_retries=max_retries)
 
     async def embed(self, texts: Sequence[str]) -> np.ndarray:
@@ -387,7 +395,10 @@ class ExtractiveGenerator:
         named = {t for entity in {c.entity for c in chunks} for t in tokenize(entity, language)}
         wanted = set(tokenize(question, language)) - named or set(tokenize(question, language))
         weights = {t: self._weight(t, language) for t in wanted}
-        total = sum(weights.values())
+        # math.fsum: the exactly rounded sum, whatever order a set yields its tokens in (that
+        # order changes with each process's string hashing; a plain sum then differs in the last
+        # bit, and ties between sentences break differently from run to run)
+        total = math.fsum(weights.values())
         candidates: dict[str, frozenset[str]] = {}
         for chunk in chunks:
             for sentence in chunk.sentences or tuple(split_sentences(chunk.text, language)):
@@ -396,7 +407,7 @@ class ExtractiveGenerator:
         chosen: list[str] = []
         covered: set[str] = set()
         for _ in range(self.max_sentences):
-            gains = [(sum(weights[t] for t in tokens - covered), -i, sentence)
+            gains = [(math.fsum(weights[t] for t in tokens - covered), -i, sentence)
                      for i, (sentence, tokens) in enumerate(candidates.items()) if sentence not in chosen]
             if not gains:
                 break
@@ -405,7 +416,7 @@ class ExtractiveGenerator:
                 break
             chosen.append(sentence)
             covered |= candidates[sentence]
-        if total <= 0 or sum(weights[t] for t in covered) / total < self.threshold:
+        if total <= 0 or math.fsum(weights[t] for t in covered) / total < self.threshold:
             return UNANSWERABLE_ANSWER.get(language, UNANSWERABLE_ANSWER["en"])
         order = list(candidates)  # chunks in rank order, sentences in document order
         return ("" if language == "zh" else " ").join(sorted(chosen, key=order.index))
@@ -505,6 +516,10 @@ class BaselineRAG:
             for key, chunks in groups.items()}
         self.name = name or (f"baseline-{retriever}-{self.generator.name}-k{top_k}-c{chunk_size}"
                              + ("-meta" if metadata_prefix else ""))
+        # Timed only when it waits on an endpoint (dense retrieval, the LLM generator): in-process
+        # BM25 with the extractive answerer takes microseconds, and timing it would only make an
+        # otherwise byte-reproducible per_query.jsonl differ from run to run.
+        self.timed = retriever == "dense" or not isinstance(self.generator, ExtractiveGenerator)
 
     def _key(self, domain: str, language: str) -> tuple[str, str]:
         return (domain.lower() if self.scope == "domain" else "", language)
@@ -562,7 +577,7 @@ class BaselineRAG:
         except Exception as exc:  # an endpoint error or timeout: this query's failure
             return SystemAnswer(query_id=query.query_id, latency_ms=_ms(t0), error=f"{type(exc).__name__}: {exc}")
         return SystemAnswer(query_id=query.query_id, answer=generation.answer, contexts=[c.text for c in found],
-                            latency_ms=_ms(t0), prompt_tokens=generation.prompt_tokens,
+                            latency_ms=_ms(t0) if self.timed else None, prompt_tokens=generation.prompt_tokens,
                             completion_tokens=generation.completion_tokens, cost=generation.cost,
                             error=generation.error)
 

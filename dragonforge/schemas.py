@@ -144,6 +144,10 @@ def _slot_name(label: str, language: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", label.lower()).strip("_") or "field"
 
 
+# A seed is one document (a report, a judgment, a record): a few to a few hundred kB.
+MAX_SEED_BYTES = 8 * 1024 * 1024
+
+
 def read_seed_files(paths: list[Path], language: str) -> list[tuple[Path, str]]:
     if not paths:
         raise InputError("no seed files given")
@@ -153,7 +157,11 @@ def read_seed_files(paths: list[Path], language: str) -> list[tuple[Path, str]]:
             raise InputError(f"seed file {path} does not exist")
         if path.is_dir():
             raise InputError(f"seed file {path} is a directory; pass the files inside it")
+        if not path.is_file():
+            raise InputError(f"seed file {path} is not a regular file (a device, a pipe or a socket)")
         try:
+            if path.stat().st_size > MAX_SEED_BYTES:
+                raise InputError(f"seed file {path} is larger than {MAX_SEED_BYTES >> 20} MiB; a seed is one document")
             text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError:
             raise InputError(f"seed file {path} is not UTF-8 text") from None

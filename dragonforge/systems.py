@@ -24,10 +24,15 @@ from urllib.parse import urlparse
 from pydantic import BaseModel, Field
 
 from dragonforge.errors import InputError
+from dragonforge.files import MAX_LINE_BYTES, parse_json
 from dragonforge.models import LANGUAGES, QueryType
 from dragonforge.text import detect_language
+from dragonforge.urls import with_credentials
 
 MAX_LISTED_PROBLEMS = 20
+# The most a system may answer to one query, answer and retrieved chunks together: past it the
+# reply is cut off unread and the query fails (a RAG answer with its top-K chunks is some kB).
+MAX_ANSWER_BYTES = 8 * 1024 * 1024
 QUERY_TYPE_LABELS = frozenset(t.value for t in QueryType)
 
 
@@ -93,6 +98,11 @@ def _answer_from_reply(query_id: int, reply: Any, measured_ms: float) -> SystemA
     if not isinstance(contexts, (list, tuple)) or not all(isinstance(c, str) for c in contexts):
         return SystemAnswer(query_id=query_id, answer=answer, latency_ms=measured_ms,
                             error="bad reply: 'contexts' must be a list of strings")
+    if len(answer) + sum(len(c) for c in contexts) > MAX_ANSWER_BYTES:
+        return SystemAnswer(query_id=query_id, latency_ms=measured_ms, error=_TOO_LARGE)
+    bad = _not_text(answer) or next((_not_text(c) for c in contexts if _not_text(c)), None)
+    if bad:
+        return SystemAnswer(query_id=query_id, latency_ms=measured_ms, error=f"bad reply: {bad}")
     latency = get("latency_ms")
     usage = get("usage") or {}
     if not isinstance(usage, dict):
@@ -102,6 +112,18 @@ def _answer_from_reply(query_id: int, reply: Any, measured_ms: float) -> SystemA
                         prompt_tokens=_int_or_none(usage.get("prompt_tokens")),
                         completion_tokens=_int_or_none(usage.get("completion_tokens")),
                         cost=float(usage["cost"]) if _is_number(usage.get("cost")) else None)
+
+
+_TOO_LARGE = f"reply larger than {MAX_ANSWER_BYTES >> 20} MiB (answer and contexts): cut off"
+
+
+def _not_text(value: str) -> str | None:
+    """Why ``value`` cannot be written to a UTF-8 file (a lone surrogate), or None."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return "a lone surrogate (\\ud800-\\udfff) in the text, which UTF-8 cannot hold"
+    return None
 
 
 def _is_number(value: Any) -> bool:
@@ -193,9 +215,9 @@ class HTTPSystem:
         async with self._semaphore:
             t0 = time.perf_counter()
             try:
-                response = await asyncio.wait_for(
-                    self._client.post(self.url, json={"query": query.question, "language": query.language}),
-                    timeout=self.timeout_s)
+                status, body = await asyncio.wait_for(self._fetch(query), timeout=self.timeout_s)
+            except _ReplyTooLarge:
+                return SystemAnswer(query_id=query.query_id, latency_ms=_elapsed_ms(t0), error=_TOO_LARGE)
             except (httpx.ConnectError, httpx.ConnectTimeout, httpx.UnsupportedProtocol) as exc:
                 if probe:
                     self._unreachable = InputError(f"cannot reach URL: {self.url} ({type(exc).__name__}: {exc})")
@@ -209,18 +231,37 @@ class HTTPSystem:
                 return SystemAnswer(query_id=query.query_id, latency_ms=_elapsed_ms(t0),
                                     error=f"HTTP error: {type(exc).__name__}: {exc}")
             measured = _elapsed_ms(t0)
-        if response.status_code >= 400:
+        if status >= 400:
             return SystemAnswer(query_id=query.query_id, latency_ms=measured,
-                                error=f"HTTP {response.status_code}: {response.text[:200]}")
+                                error=f"HTTP {status}: {body[:200].decode('utf-8', 'replace')}")
         try:
-            reply = response.json()
+            reply = parse_json(body)
         except ValueError as exc:
             return SystemAnswer(query_id=query.query_id, latency_ms=measured,
-                                error=f"bad JSON in reply: {exc}; body starts {response.text[:80]!r}")
+                                error=f"bad JSON in reply: {exc}; body starts {body[:80].decode('utf-8', 'replace')!r}")
         if not isinstance(reply, dict):
             return SystemAnswer(query_id=query.query_id, latency_ms=measured,
                                 error=f"bad reply: expected a JSON object, got {type(reply).__name__}")
         return _answer_from_reply(query.query_id, reply, measured)
+
+    async def _fetch(self, query: Query) -> tuple[int, bytes]:
+        """The status and body of the system's reply, read no further than MAX_ANSWER_BYTES."""
+        assert self._client is not None
+        async with self._client.stream("POST", with_credentials(self.url),
+                                       json={"query": query.question, "language": query.language}) as response:
+            body = bytearray()
+            async for chunk in response.aiter_bytes():  # decoded (gzip, ...) as it arrives
+                body += chunk
+                if len(body) > MAX_ANSWER_BYTES:
+                    # freed now: this frame lives on in the exception's traceback, held in a
+                    # cycle (through wait_for's task) until the garbage collector next runs
+                    body.clear()
+                    raise _ReplyTooLarge
+            return response.status_code, bytes(body)
+
+
+class _ReplyTooLarge(Exception):
+    pass
 
 
 # --- Python systems ---------------------------------------------------------------------------
@@ -294,12 +335,11 @@ def load_predictions(path: str | Path, benchmark_queries: dict[int, dict] | None
     collected and raised as one ``InputError``.
     """
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read predictions file {path}: {exc}") from None
     problems: list[str] = []
-    items = _parse_items(text, problems)
+    try:
+        items = _parse_items(path, problems)
+    except OSError as exc:
+        raise InputError(f"cannot read predictions file {path}: {exc.strerror or exc}") from None
     records: list[dict] = []
     seen: dict[int, str] = {}
     unlabelled: list[tuple[str, int | None, str]] = []  # (where, query id, detected language)
@@ -332,25 +372,38 @@ def load_predictions(path: str | Path, benchmark_queries: dict[int, dict] | None
     return records
 
 
-def _parse_items(text: str, problems: list[str]) -> list[tuple[str, Any]]:
+def _parse_items(path: Path, problems: list[str]) -> list[tuple[str, Any]]:
     """(where, parsed value) per record: 'line N' for JSONL, 'record N' for a JSON list."""
-    if text.lstrip().startswith("["):
+    with path.open("rb") as fh:
+        start = fh.read(4096).lstrip()
+    if start.startswith(b"["):
         try:
-            values = json.loads(text)
+            values = parse_json(path.read_bytes())
         except json.JSONDecodeError as exc:
             problems.append(f"line {exc.lineno}: not JSON ({exc.msg})")
+            return []
+        except ValueError as exc:
+            problems.append(f"the JSON list: {exc}")
             return []
         return [(f"record {i}", value) for i, value in enumerate(values, 1)]
     items = []
     # lines end at "\n" only: str.splitlines() also splits at U+2028, U+0085 and others, which
     # JSON allows unescaped inside strings, and would cut a valid record in two
-    for number, line in enumerate(text.split("\n"), 1):
-        if not line.strip():
-            continue
-        try:
-            items.append((f"line {number}", json.loads(line)))
-        except json.JSONDecodeError as exc:
-            problems.append(f"line {number}: not JSON ({exc.msg} at column {exc.colno})")
+    with path.open("rb") as fh:
+        number = 0
+        while line := fh.readline(MAX_LINE_BYTES + 1):
+            number += 1
+            if len(line) > MAX_LINE_BYTES:
+                problems.append(f"line {number}: longer than {MAX_LINE_BYTES >> 20} MiB")
+                while line and not line.endswith(b"\n"):
+                    line = fh.readline(MAX_LINE_BYTES + 1)
+                continue
+            if not line.strip():
+                continue
+            try:
+                items.append((f"line {number}", parse_json(line)))
+            except ValueError as exc:
+                problems.append(f"line {number}: {str(exc).replace('not valid JSON', 'not JSON')}")
     return items
 
 

@@ -27,9 +27,11 @@ def validate_benchmark(out: Path) -> list[str]:
     if not manifest_path.exists():
         return [f"{out} has no {MANIFEST}: the build is unfinished (re-run the same build command to finish it)"]
     try:
-        manifest = Manifest.model_validate_json(manifest_path.read_text(encoding="utf-8"))
+        manifest = Manifest.model_validate_json(manifest_path.read_bytes())
     except (ValidationError, ValueError) as exc:
         return [f"{MANIFEST} is not a valid manifest: {first_error(exc)}"]
+    except OSError as exc:
+        return [f"{MANIFEST} cannot be read: {exc.strerror or exc}"]
 
     problems: list[str] = []
     root = out.resolve()
@@ -38,7 +40,8 @@ def validate_benchmark(out: Path) -> list[str]:
         if Path(entry.path).is_absolute() or not path.resolve().is_relative_to(root):
             problems.append(f"{entry.path}: the manifest names a file outside the benchmark directory")
         elif not path.is_file():
-            problems.append(f"{entry.path}: listed in the manifest but missing")
+            problems.append(f"{entry.path}: listed in the manifest but "
+                            f"{'a directory, not a file' if path.is_dir() else 'missing'}")
         elif sha256_file(path) != entry.sha256:
             problems.append(f"{entry.path}: content differs from the manifest (unfinished or edited build)")
     if problems:

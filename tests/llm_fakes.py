@@ -13,7 +13,8 @@ with the next *action* of its script::
 Actions (see the helpers below): ``ok`` (a valid reply with ``usage``), ``empty``, ``truncated``,
 ``schema_invalid``, ``rate_limited`` (429 + Retry-After), ``server_error`` (500/502/503),
 ``error`` (any status, optionally echoing the request's Authorization header in the body),
-``stall`` (sleep past the client's timeout, then answer). A script item may also be a callable
+``stall`` (sleep past the client's timeout, then answer), ``drip`` (a reply a byte at a time),
+``raw`` (any body and content type with status 200). A script item may also be a callable
 ``(RecordedRequest) -> Action``. When the script runs out, ``default`` answers (an action or a
 callable); without one the server answers 418 "fake script exhausted", which the client treats
 as fatal, so an unexpected extra request fails the test loudly.
@@ -72,6 +73,9 @@ class Action:
     echo_auth: bool = False  # append the request's Authorization header to the error message
     delay: float = 0.0  # seconds to sleep before answering (a stall past the client timeout)
     label: str = "ok"
+    body: bytes | None = None  # sent as it is instead of a chat completion (with content_type)
+    content_type: str = "application/json"
+    drip: float = 0.0  # seconds between the body's bytes (a server that never quite stalls)
 
 
 Responder = Callable[[RecordedRequest], Action]
@@ -120,6 +124,18 @@ def stall(seconds: float, then: Action | None = None) -> Action:
     """Sleep ``seconds`` before answering with ``then`` (a good reply by default)."""
     action = then or ok({"stalled": True})
     return Action(**{**action.__dict__, "headers": dict(action.headers), "delay": seconds, "label": "stall"})
+
+
+def raw(body: bytes, content_type: str = "application/json", label: str = "raw") -> Action:
+    """Status 200 with ``body`` as it is: an HTML page, JSON that is not a chat completion, ..."""
+    return Action(body=body, content_type=content_type, label=label)
+
+
+def drip(content: Any, seconds_per_byte: float) -> Action:
+    """A good reply sent one byte at a time: each read succeeds, the whole never ends in time."""
+    action = ok(content)
+    action.drip, action.label = seconds_per_byte, "drip"
+    return action
 
 
 def reject_json_schema(then: Action | Responder, schema_in_json_object: bool = False) -> Responder:
@@ -264,11 +280,19 @@ class FakeLLMServer:
                     raw = await _read_chunked(reader)
                 else:
                     raw = b""
-                status, extra, body = await self._answer(method, target, headers, raw)
-                head = [f"HTTP/1.1 {status} {_REASONS.get(status, 'Status')}", "Content-Type: application/json",
+                status, extra, body, action = await self._answer(method, target, headers, raw)
+                content_type = action.content_type if action else "application/json"
+                head = [f"HTTP/1.1 {status} {_REASONS.get(status, 'Status')}", f"Content-Type: {content_type}",
                         f"Content-Length: {len(body)}"]
                 head += [f"{k}: {v}" for k, v in extra.items()]
-                writer.write(("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body)
+                if action is not None and action.drip:
+                    writer.write(("\r\n".join(head) + "\r\n\r\n").encode("latin-1"))
+                    for i in range(len(body)):
+                        writer.write(body[i:i + 1])
+                        await writer.drain()
+                        await asyncio.sleep(action.drip)
+                else:
+                    writer.write(("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body)
                 await writer.drain()
                 if headers.get("connection", "").lower() == "close":
                     break
@@ -279,7 +303,7 @@ class FakeLLMServer:
             writer.close()
 
     async def _answer(self, method: str, target: str, headers: dict[str, str],
-                      raw: bytes) -> tuple[int, dict[str, str], bytes]:
+                      raw: bytes) -> tuple[int, dict[str, str], bytes, Action | None]:
         path = target.split("?", 1)[0]
         try:
             body: Any = json.loads(raw) if raw else None
@@ -291,9 +315,9 @@ class FakeLLMServer:
         if method == "GET" and path.rstrip("/").endswith("/models"):
             data = {"object": "list", "data": [{"id": self.model, "object": "model", "created": 0,
                                                 "owned_by": "fake"}]}
-            return 200, {}, json.dumps(data).encode()
+            return 200, {}, json.dumps(data).encode(), None
         if method != "POST" or not path.endswith("/chat/completions"):
-            return 404, {}, _error_body(f"no route for {method} {path}", "not_found")
+            return 404, {}, _error_body(f"no route for {method} {path}", "not_found"), None
         with self._lock:
             item = self._script.pop(0) if self._script else self._default
         if item is None:
@@ -310,7 +334,9 @@ class FakeLLMServer:
                 message += f" (request had Authorization: {headers.get('authorization', '')})"
             return action.status, dict(action.headers), _error_body(message, "server_error"
                                                                     if action.status >= 500 else
-                                                                    "invalid_request_error")
+                                                                    "invalid_request_error"), action
+        if action.body is not None:
+            return 200, dict(action.headers), action.body, action
         model = body.get("model", self.model) if isinstance(body, dict) else self.model
         reply = {
             "id": f"chatcmpl-fake-{len(self.requests)}", "object": "chat.completion", "created": int(time.time()),
@@ -320,7 +346,7 @@ class FakeLLMServer:
             "usage": {"prompt_tokens": action.prompt_tokens, "completion_tokens": action.completion_tokens,
                       "total_tokens": action.prompt_tokens + action.completion_tokens},
         }
-        return 200, dict(action.headers), json.dumps(reply).encode()
+        return 200, dict(action.headers), json.dumps(reply).encode(), action
 
 
 def _error_body(message: str, kind: str) -> bytes:
