@@ -657,8 +657,10 @@ def main(argv: list[str] | None = None) -> int:
         message = _os_error(exc, getattr(args, "out", None))
     except sqlite3.Error as exc:  # the resume store or LLM cache could not be written or read
         where = getattr(args, "out", None)
-        message = (f"the state in {where}/.dragonforge could not be written or read ({exc}); finished work is "
-                   f"kept there: free some space or fix the directory, then run the command again")
+        full = getattr(exc, "sqlite_errorcode", None) in (sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR)
+        message = (f"the state in {where}/.dragonforge could not be written or read ({exc}"
+                   f"{'; is the disk full?' if full else ''}); finished work is kept there: free some space or "
+                   f"fix the directory, then run the command again")
     print(f"dragonforge {args.command}: error: {message}", file=sys.stderr)
     return 1
 

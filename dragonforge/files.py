@@ -145,14 +145,14 @@ def parse_json(data: bytes | str) -> Any:
     try:
         value = json.loads(raw)
     except json.JSONDecodeError as exc:
-        raise ValueError(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+        raise ValueError(f"not JSON ({exc.msg} at column {exc.colno})") from None
     except RecursionError:
-        raise ValueError(f"not valid JSON (nested more than {MAX_DEPTH} levels deep)") from None
+        raise ValueError(f"not JSON (nested more than {MAX_DEPTH} levels deep)") from None
     except ValueError as exc:
         text = str(exc)
         if "digits" in text:
             text = "a number with more digits than any id or count has"
-        raise ValueError(f"not valid JSON ({text})") from None
+        raise ValueError(f"not JSON ({text})") from None
     if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and _depth(value) > MAX_DEPTH:
         raise ValueError(f"nested more than {MAX_DEPTH} levels deep")
     if _SURROGATE_ESCAPE.search(raw) and _has_lone_surrogate(value):
@@ -187,29 +187,38 @@ def _has_lone_surrogate(value: Any) -> bool:
     return False
 
 
-def iter_jsonl(path: Path, *, name: str | None = None, skip_bad: bool = False) -> Iterator[tuple[int, Any]]:
+def iter_jsonl(path: Path, *, name: str | None = None, skip_bad: bool = False,
+               problems: list[str] | None = None) -> Iterator[tuple[int, Any]]:
     """(line number, value) for each non-blank line of a JSONL file. Lines end at "\\n" only
     (U+2028 and U+0085 are text inside JSON strings). A bad line raises ValueError naming the
-    file and the line, or, with ``skip_bad`` (our own append-only logs, whose last line a full
-    disk or a kill may have torn), is passed over."""
+    file and the line; with ``problems``, "line N: why" is added there instead and reading goes
+    on; with ``skip_bad`` (our own append-only logs, whose last line a full disk or a kill may
+    have torn) it is passed over."""
     label = name or path.name
+
+    def bad(lineno: int, why: str) -> None:
+        if problems is not None:
+            problems.append(f"line {lineno}: {why}")
+        elif not skip_bad:
+            raise ValueError(f"{label} line {lineno}: {why}")
+
     with path.open("rb") as fh:
         lineno = 0
         while raw := fh.readline(MAX_LINE_BYTES + 1):
             lineno += 1
             if len(raw) > MAX_LINE_BYTES:
-                if not skip_bad:
-                    raise ValueError(f"{label} line {lineno}: longer than {MAX_LINE_BYTES >> 20} MiB")
+                bad(lineno, f"longer than {MAX_LINE_BYTES >> 20} MiB")
                 while raw and not raw.endswith(b"\n"):
                     raw = fh.readline(MAX_LINE_BYTES + 1)
                 continue
             if not raw.strip():
                 continue
             try:
-                yield lineno, parse_json(raw)
+                value = parse_json(raw)
             except ValueError as exc:
-                if not skip_bad:
-                    raise ValueError(f"{label} line {lineno}: {exc}") from None
+                bad(lineno, str(exc))
+                continue
+            yield lineno, value
 
 
 def read_jsonl(path: Path, *, skip_bad: bool = False) -> list[tuple[int, Any]]:

@@ -45,6 +45,7 @@ import httpx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from dragonforge.errors import DragonforgeError
+from dragonforge.resume import Recovering, damaged
 from dragonforge.urls import with_credentials
 
 T = TypeVar("T", bound=BaseModel)
@@ -206,28 +207,50 @@ class LLMAccount:
 # --- cache ---------------------------------------------------------------------------------
 
 
-class ResponseCache:
+class ResponseCache(Recovering):
     """SQLite table of replies keyed by the hash of everything that determines them."""
 
     def __init__(self, path: Path):
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, content TEXT NOT NULL, "
-                         "prompt_tokens INTEGER, completion_tokens INTEGER)")
+        self.path = path
         self._lock = threading.Lock()
+        try:
+            self._db = self._open()
+        except sqlite3.DatabaseError as exc:
+            if not damaged(exc):
+                raise
+            self._db = self._recover()
+
+    def _open(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, content TEXT NOT NULL, "
+                       "prompt_tokens INTEGER, completion_tokens INTEGER)")
+        except sqlite3.DatabaseError:
+            db.close()
+            raise
+        return db
+
+    def _recover(self) -> sqlite3.Connection:
+        """A damaged cache is moved aside, not deleted (its replies were paid for), and a new
+        one started."""
+        for suffix in ("-wal", "-shm"):
+            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+        self.path.replace(self.path.with_name(self.path.name + ".damaged"))
+        return self._open()
 
     def get(self, key: str) -> tuple[str, int, int] | None:
         with self._lock:
-            row = self._db.execute("SELECT content, prompt_tokens, completion_tokens FROM replies WHERE key = ?",
-                                   (key,)).fetchone()
+            row = self._execute("SELECT content, prompt_tokens, completion_tokens FROM replies WHERE key = ?",
+                                (key,)).fetchone()
         return row
 
     def put(self, key: str, content: str, prompt_tokens: int, completion_tokens: int) -> None:
         with self._lock:
-            self._db.execute("INSERT OR REPLACE INTO replies VALUES (?, ?, ?, ?)",
-                             (key, content, prompt_tokens, completion_tokens))
+            self._execute("INSERT OR REPLACE INTO replies VALUES (?, ?, ?, ?)",
+                          (key, content, prompt_tokens, completion_tokens))
 
     def close(self) -> None:
         with self._lock:

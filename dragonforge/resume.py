@@ -21,6 +21,33 @@ T = TypeVar("T")
 _SCHEMA = "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, stage TEXT NOT NULL, data TEXT NOT NULL)"
 
 
+def damaged(exc: sqlite3.Error) -> bool:
+    """The file is not a database, or a damaged one (not a full disk or a lock: those pass)."""
+    return getattr(exc, "sqlite_errorcode", None) in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
+
+
+class Recovering:
+    """A SQLite file of state that can be made again: when it turns out damaged (a torn write,
+    garbage appended), ``_recover`` replaces it and the statement runs on the new one, so a
+    damaged file never blocks a rerun."""
+
+    path: Path
+    _db: sqlite3.Connection
+
+    def _recover(self) -> sqlite3.Connection:
+        raise NotImplementedError
+
+    def _execute(self, sql: str, args: tuple) -> sqlite3.Cursor:
+        try:
+            return self._db.execute(sql, args)
+        except sqlite3.DatabaseError as exc:
+            if not damaged(exc):
+                raise
+            self._db.close()
+            self._db = self._recover()
+            return self._db.execute(sql, args)
+
+
 def _open(path: Path) -> sqlite3.Connection:
     db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
     try:
@@ -34,7 +61,7 @@ def _open(path: Path) -> sqlite3.Connection:
     return db
 
 
-class ResumeStore:
+class ResumeStore(Recovering):
     """Stage results by content key. Safe to share between threads of one process."""
 
     def __init__(self, path: Path):
@@ -43,10 +70,10 @@ class ResumeStore:
         self._lock = threading.Lock()
         try:
             self._db = _open(path)
-        except sqlite3.DatabaseError:
-            # Not a database (damaged, replaced): it held only results that can be made again.
-            path.unlink(missing_ok=True)
-            self._db = _open(path)
+        except sqlite3.DatabaseError as exc:
+            if not damaged(exc):
+                raise
+            self._db = self._recover()
         self.hits = 0
         self.misses = 0
         self._closed = False
@@ -65,11 +92,17 @@ class ResumeStore:
         found = self._read(key, adapter)
         return None if found is None else found[0].encode()
 
+    def _recover(self) -> sqlite3.Connection:
+        """It held only results that can be made again: started afresh."""
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+        return _open(self.path)
+
     def _read(self, key: str, adapter: TypeAdapter[T]) -> tuple[str, T] | None:
         with self._lock:
             if self._closed:
                 return None
-            row = self._db.execute("SELECT data FROM results WHERE key = ?", (key,)).fetchone()
+            row = self._execute("SELECT data FROM results WHERE key = ?", (key,)).fetchone()
         if row is None:
             return None
         try:
@@ -86,7 +119,7 @@ class ResumeStore:
         with self._lock:
             if self._closed:  # a worker finished after the run was abandoned: nothing to keep it for
                 return
-            self._db.execute("INSERT OR REPLACE INTO results (key, stage, data) VALUES (?, ?, ?)", (key, stage, data))
+            self._execute("INSERT OR REPLACE INTO results (key, stage, data) VALUES (?, ?, ?)", (key, stage, data))
 
     def close(self) -> None:
         with self._lock:

@@ -24,7 +24,7 @@ from urllib.parse import urlparse
 from pydantic import BaseModel, Field
 
 from dragonforge.errors import InputError
-from dragonforge.files import MAX_LINE_BYTES, parse_json
+from dragonforge.files import iter_jsonl, parse_json
 from dragonforge.models import LANGUAGES, QueryType
 from dragonforge.text import detect_language
 from dragonforge.urls import with_credentials
@@ -386,25 +386,7 @@ def _parse_items(path: Path, problems: list[str]) -> list[tuple[str, Any]]:
             problems.append(f"the JSON list: {exc}")
             return []
         return [(f"record {i}", value) for i, value in enumerate(values, 1)]
-    items = []
-    # lines end at "\n" only: str.splitlines() also splits at U+2028, U+0085 and others, which
-    # JSON allows unescaped inside strings, and would cut a valid record in two
-    with path.open("rb") as fh:
-        number = 0
-        while line := fh.readline(MAX_LINE_BYTES + 1):
-            number += 1
-            if len(line) > MAX_LINE_BYTES:
-                problems.append(f"line {number}: longer than {MAX_LINE_BYTES >> 20} MiB")
-                while line and not line.endswith(b"\n"):
-                    line = fh.readline(MAX_LINE_BYTES + 1)
-                continue
-            if not line.strip():
-                continue
-            try:
-                items.append((f"line {number}", parse_json(line)))
-            except ValueError as exc:
-                problems.append(f"line {number}: {str(exc).replace('not valid JSON', 'not JSON')}")
-    return items
+    return [(f"line {number}", value) for number, value in iter_jsonl(path, problems=problems)]
 
 
 def _check_record(where: str, raw: Any, benchmark: dict[int, dict] | None, problems: list[str]) -> dict | None:

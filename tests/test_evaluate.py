@@ -353,7 +353,7 @@ def test_a_corrupt_benchmark_is_refused_naming_its_line_before_anything_is_writt
     out = tmp_path / "eval"
     proc = _cli(str(broken), "--system", "bm25", "--out", str(out), cwd=tmp_path, home=prefect_home)
     assert proc.returncode == 1
-    assert f"queries.jsonl line {lines + 1}: not valid JSON" in proc.stderr
+    assert f"queries.jsonl line {lines + 1}: not JSON" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1 and not out.exists()
 
 

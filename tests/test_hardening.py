@@ -328,15 +328,17 @@ def _llm_settings(server, **overrides):
                           **overrides})
 
 
-def _ask_all(settings, n: int, cache: Path | None = None) -> list:
-    """``n`` different prompts at once (as a stage sends them); each result or exception."""
+def _ask_all(settings, n: int, cache: Path | None = None, gather_exceptions: bool = True) -> list:
+    """``n`` different prompts at once; each result or exception. With ``gather_exceptions``
+    False, as a pipeline stage gathers them: the first exception ends the run (and whatever is
+    still in flight is cancelled when the event loop closes)."""
     from dragonforge.llm import StructuredLLM
 
     async def main():
         llm = StructuredLLM(settings, cache_path=cache)
         try:
             return await asyncio.gather(*(llm.complete("qra", [{"role": "user", "content": f"prompt {i}"}], _Person)
-                                          for i in range(n)), return_exceptions=True)
+                                          for i in range(n)), return_exceptions=gather_exceptions)
         finally:
             await llm.aclose()
 
@@ -355,12 +357,13 @@ def test_a_budget_below_the_concurrency_sends_what_it_allows_and_keeps_every_rep
 
     cache = tmp_path / "cache.sqlite"
     with FakeLLMServer(default=stall(0.3, ok(_GOOD))) as server:
-        for run, sent in ((1, 5), (2, 10), (3, 12)):  # 12 prompts, 5 calls a run
-            results = _ask_all(_llm_settings(server, max_calls=5, concurrency=8), 12, cache)
+        for sent in (5, 10):  # 12 prompts, 5 calls a run
+            with pytest.raises(BudgetExceeded):
+                _ask_all(_llm_settings(server, max_calls=5, concurrency=8), 12, cache, gather_exceptions=False)
             assert server.count == sent  # each run sends what its budget allows, and no more
             assert _cached_replies(cache) == sent  # and keeps every reply it was sent
-            assert sum(isinstance(r, BudgetExceeded) for r in results) == 12 - sent
-        assert all(r.value == _Person(**_GOOD) for r in results)
+        results = _ask_all(_llm_settings(server, max_calls=5, concurrency=8), 12, cache, gather_exceptions=False)
+        assert server.count == 12 and all(r.value == _Person(**_GOOD) for r in results)
 
 
 def test_the_build_command_makes_progress_under_a_budget_smaller_than_its_concurrency(tmp_path):
@@ -596,7 +599,7 @@ def test_a_full_disk_ends_a_build_and_an_evaluation_in_one_line_and_the_rerun_fi
     filler = _fill(small_disk, 60 * 1024)
     proc = _cli("build", "--docs", "2", "--out", str(build), "--quiet", cwd=tmp_path)
     _refused(proc, "free some space")
-    assert "No space left on device" in proc.stderr or "disk is full" in proc.stderr, proc.stderr
+    assert any(w in proc.stderr for w in ("No space left on device", "disk is full", "disk I/O")), proc.stderr
     assert not (build / "manifest.json").exists()
     filler.unlink()
     done = _cli("build", "--docs", "2", "--out", str(build), "--quiet", cwd=tmp_path)
@@ -606,7 +609,7 @@ def test_a_full_disk_ends_a_build_and_an_evaluation_in_one_line_and_the_rerun_fi
     filler = _fill(small_disk, 40 * 1024)
     proc = _cli("evaluate", str(small_bench), "--system", "bm25", "--out", str(evaluation), "--quiet", cwd=tmp_path)
     _refused(proc, "free some space")
-    assert "No space left on device" in proc.stderr or "disk is full" in proc.stderr, proc.stderr
+    assert any(w in proc.stderr for w in ("No space left on device", "disk is full", "disk I/O")), proc.stderr
     assert not (evaluation / "scores.json").exists()
     filler.unlink()
     done = _cli("evaluate", str(small_bench), "--system", "bm25", "--out", str(evaluation), "--quiet", cwd=tmp_path)
@@ -714,3 +717,45 @@ def test_the_bm25_baseline_writes_byte_identical_files_in_fresh_processes(tmp_pa
         assert proc.returncode == 0, proc.stderr
         outputs.append({name: (out / name).read_bytes() for name in ("per_query.jsonl", "predictions.jsonl")})
     assert all(o == outputs[0] for o in outputs[1:])
+
+
+# --- damaged resume state (item 3) ---------------------------------------------------------------
+
+
+def _damage(path: Path, how: str) -> None:
+    data = path.read_bytes()
+    if how == "torn":  # a write cut short: the file ends part-way through a page
+        path.write_bytes(data[: len(data) // 2 + 123])
+    elif how == "garbage appended":
+        path.write_bytes(data + b"\x00garbage\xff" * 300)
+    else:  # a page in the middle overwritten
+        page = 4096
+        path.write_bytes(data[:page] + b"\xde\xad\xbe\xef" * (page // 4) + data[2 * page:])
+
+
+@pytest.mark.parametrize("how", ["torn", "garbage appended", "page overwritten"])
+def test_a_damaged_resume_store_or_llm_cache_never_blocks_the_rerun(small_bench, tmp_path, how):
+    """Item 3: a torn last line or appended garbage in the resume file blocked every rerun with
+    a traceback. The state is SQLite now; whatever is damaged in it, the rerun must finish."""
+    system = tmp_path / "team_rag.py"
+    system.write_text("def answer(question, language):\n    return {'answer': 'It is ' + question[:20], "
+                      "'contexts': ['A chunk about ' + question[:30]]}\n")
+    out = tmp_path / "eval"
+    args = ("evaluate", str(small_bench), "--system", f"python:{system}:answer", "--out", str(out), "--quiet")
+    def scored() -> list[dict]:  # every field but the measured latency (asked again, timed again)
+        return [{k: v for k, v in json.loads(line).items() if k != "latency_ms"}
+                for line in (out / "per_query.jsonl").read_text().splitlines()]
+
+    assert _cli(*args, cwd=tmp_path).returncode == 0
+    first = scored()
+    (out / "scores.json").unlink()  # an unfinished run, to be resumed from its store
+    _damage(out / ".dragonforge" / "resume.sqlite", how)
+    again = _cli(*args, cwd=tmp_path)
+    assert again.returncode == 0 and "Traceback" not in again.stderr, again.stderr
+    assert scored() == first
+
+    cache = tmp_path / "cache" / "llm-cache.sqlite"
+    with FakeLLMServer(default=ok(_GOOD)) as server:
+        assert all(r.ok for r in _ask_all(_llm_settings(server), 40, cache))
+        _damage(cache, how)
+        assert all(r.ok for r in _ask_all(_llm_settings(server), 40, cache))
