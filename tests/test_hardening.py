@@ -759,3 +759,47 @@ def test_a_damaged_resume_store_or_llm_cache_never_blocks_the_rerun(small_bench,
         assert all(r.ok for r in _ask_all(_llm_settings(server), 40, cache))
         _damage(cache, how)
         assert all(r.ok for r in _ask_all(_llm_settings(server), 40, cache))
+
+
+def test_answers_that_failed_are_asked_again_on_the_rerun_and_only_they(small_bench, tmp_path):
+    """Item 2: HTTP-system answers that failed were never retried on a rerun."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    state = {"down": True, "asked": []}
+
+    class Flaky(BaseHTTPRequestHandler):
+        def do_POST(self):
+            question = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))["query"]
+            state["asked"].append(question)
+            failing = state["down"] and len(question) % 2 == 0
+            body = b"down for maintenance" if failing else json.dumps(
+                {"answer": f"About {question[:15]}", "contexts": []}).encode()
+            self.send_response(503 if failing else 200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Flaky)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        out = tmp_path / "eval"
+        args = ("evaluate", str(small_bench), "--system", f"http://127.0.0.1:{server.server_port}/rag", "--out",
+                str(out), "--quiet")
+        first = _cli(*args, cwd=tmp_path)
+        questions = {q["query"]["query_id"]: q["query"]["content"]
+                     for q in map(json.loads, (small_bench / "queries.jsonl").read_text().splitlines())}
+        failed = [questions[r["query_id"]] for r in map(json.loads, (out / "per_query.jsonl").read_text().splitlines())
+                  if r["error"]] if (out / "per_query.jsonl").exists() else []
+        assert first.returncode == 3 and failed, first.stderr
+        state.update(down=False, asked=[])
+        again = _cli(*args, cwd=tmp_path)
+        assert again.returncode == 0, again.stderr
+        assert sorted(state["asked"]) == sorted(failed)  # only what failed is asked again
+        records = [json.loads(line) for line in (out / "per_query.jsonl").read_text().splitlines()]
+        assert not any(r["error"] for r in records)
+    finally:
+        server.shutdown()
