@@ -249,15 +249,17 @@ class HTTPSystem:
         assert self._client is not None
         async with self._client.stream("POST", with_credentials(self.url),
                                        json={"query": query.question, "language": query.language}) as response:
-            body = bytearray()
+            chunks: list[bytes] = []  # joined once: a growing buffer would be copied at each step
+            size = 0
             async for chunk in response.aiter_bytes():  # decoded (gzip, ...) as it arrives
-                body += chunk
-                if len(body) > MAX_ANSWER_BYTES:
+                chunks.append(chunk)
+                size += len(chunk)
+                if size > MAX_ANSWER_BYTES:
                     # freed now: this frame lives on in the exception's traceback, held in a
                     # cycle (through wait_for's task) until the garbage collector next runs
-                    body.clear()
+                    chunks.clear()
                     raise _ReplyTooLarge
-            return response.status_code, bytes(body)
+            return response.status_code, b"".join(chunks)
 
 
 class _ReplyTooLarge(Exception):
