@@ -24,12 +24,11 @@ from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import TypeAdapter
 from pydantic.dataclasses import dataclass as typed_dataclass
 
-from dragonforge import pipeline
+from dragonforge import pipeline, urls
 from dragonforge.benchmark import STATE_DIR, group_order, mark_build_started, write_benchmark
 from dragonforge.errors import DragonforgeError
 from dragonforge.fingerprint import content_key
@@ -179,8 +178,11 @@ class Builder:
         stored: Future = Future()
 
         def finished(f: Future) -> None:
-            if f.cancelled() or f.exception() is not None:
-                stored.set_exception(f.exception() or RuntimeError(f"{stage} was cancelled"))
+            if f.cancelled():  # the build was abandoned: whoever waits must not wait for ever
+                stored.set_exception(RuntimeError(f"{stage} was cancelled"))
+                return
+            if f.exception() is not None:
+                stored.set_exception(f.exception())
                 return
             try:
                 self.store.put(key, stage, adapter, f.result())
@@ -230,8 +232,11 @@ class Builder:
         fut: Future = Future()
 
         def finished_group(f: Future) -> None:
-            if f.cancelled() or f.exception() is not None:
-                fut.set_exception(f.exception() or RuntimeError("cancelled"))
+            if f.cancelled():
+                fut.set_exception(RuntimeError("the group was cancelled"))
+                return
+            if f.exception() is not None:
+                fut.set_exception(f.exception())
                 return
             try:
                 fut.set_result(store_group(*f.result()))
@@ -328,7 +333,7 @@ class Builder:
         if self.params.engine != "offline":
             self.account.close()
             s = self.settings
-            build.llm = {"base_url": public_url(s.base_url), "model": s.model, "api_key_env": s.api_key_env,
+            build.llm = {"base_url": urls.public(s.base_url), "model": s.model, "api_key_env": s.api_key_env,
                          "temperature": s.temperature, "max_tokens": s.max_tokens, "seed": s.seed,
                          "concurrency": s.concurrency, "cache": s.use_cache}
             build.llm_usage = self.account.report()
@@ -367,10 +372,3 @@ def build(out: Path, params: BuildParams, *, llm_settings=None, batch_size: int 
             groups[g] = (*b.group(plan[g]), questions)
         return b.write(groups)
 
-
-def public_url(url: str) -> str:
-    """The endpoint without any user:password part."""
-    parts = urlsplit(url)
-    if not parts.hostname:
-        return url
-    return urlunsplit(parts._replace(netloc=parts.hostname + (f":{parts.port}" if parts.port else "")))

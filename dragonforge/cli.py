@@ -489,17 +489,17 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         from dragonforge.evaluator import warm_workers
 
         warm = warm_workers(config)  # a large evaluation's workers start while its inputs are read
+    from dragonforge.files import exclusive_lock, make_out_dir, write_text_atomic
+
     try:
         inputs = load_inputs(config)
+        make_out_dir(args.out)
     except BaseException:
         if warm:
             from dragonforge.workers import stop_fork_server
 
             stop_fork_server()
         raise
-    from dragonforge.files import exclusive_lock, make_out_dir, write_text_atomic
-
-    make_out_dir(args.out)
 
     with exclusive_lock(args.out, "dragonforge evaluate"):
         write_text_atomic(args.out / ".dragonforge" / "config.json", config.model_dump_json(indent=2))
@@ -642,14 +642,8 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, _on_sigterm)
     import sqlite3
 
-    from dragonforge import urls
-
-    for name in ("base_url", "embedding_base_url", "system"):  # credentials stay in this process
-        value = getattr(args, name, None)
-        if isinstance(value, str) and value.startswith(("http://", "https://")):
-            setattr(args, name, urls.register(value))
-
     try:
+        _keep_credentials(args)
         return args.handler(args)
     except DragonforgeError as exc:
         message = str(exc)
@@ -657,12 +651,24 @@ def main(argv: list[str] | None = None) -> int:
         message = _os_error(exc, getattr(args, "out", None))
     except sqlite3.Error as exc:  # the resume store or LLM cache could not be written or read
         where = getattr(args, "out", None)
-        full = getattr(exc, "sqlite_errorcode", None) in (sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR)
+        from dragonforge.resume import primary_code
+
+        full = primary_code(exc) in (sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR)
         message = (f"the state in {where}/.dragonforge could not be written or read ({exc}"
                    f"{'; is the disk full?' if full else ''}); finished work is kept there: free some space or "
                    f"fix the directory, then run the command again")
     print(f"dragonforge {args.command}: error: {message}", file=sys.stderr)
     return 1
+
+
+def _keep_credentials(args: argparse.Namespace) -> None:
+    """Take the credentials out of every URL option: they stay in this process (dragonforge.urls)."""
+    from dragonforge import urls
+
+    for name in ("base_url", "embedding_base_url", "system"):
+        value = getattr(args, name, None)
+        if isinstance(value, str) and value.startswith(("http://", "https://")):
+            setattr(args, name, urls.register(value, "--" + name.replace("_", "-")))
 
 
 def _os_error(exc: OSError, out: Path | None) -> str:

@@ -28,7 +28,7 @@ from pydantic import TypeAdapter
 from dragonforge import evaluate as ev
 from dragonforge.errors import DragonforgeError
 from dragonforge.fingerprint import content_key
-from dragonforge.files import dumps_record, jsonl_bytes, write_bytes_atomic, write_text_atomic
+from dragonforge.files import dumps_record, jsonl_bytes, mentions, write_bytes_atomic, write_text_atomic
 from dragonforge.progress import NullProgress, Progress
 from dragonforge.resume import ResumeStore
 from dragonforge.systems import Query, SystemAnswer
@@ -57,7 +57,7 @@ def warm_workers(config: ev.EvalConfig) -> bool:
     try:
         if config.judge == "llm" or not any(f.stat().st_size >= _LARGE_INPUT_BYTES for f in files):
             return False
-        chinese = any(b'"zh"' in f.read_bytes() for f in files)  # a "language": "zh" record, or so it seems
+        chinese = any(mentions(f, b'"zh"') for f in files)  # a "language": "zh" record, or so it seems
     except OSError:
         return False
     from dragonforge.workers import start_fork_server
@@ -174,6 +174,7 @@ class Evaluation:
         # What the steps made, for a caller (the flow) that runs them one by one.
         self.answered: dict[int, SystemAnswer] = {}
         self.answer_usage: dict = {}
+        self.answer_account = None  # the LLM generator's account, once the answers are in
         self.judged: Judged | None = None
 
     def close(self) -> None:
@@ -205,6 +206,7 @@ class Evaluation:
             return answers, {}
         account = LLMAccount(self.llm_settings, state_dir(out) / "answer-calls.jsonl") \
             if config.generator == "llm" else None
+        self.answer_account = account  # its calls count against the judge's budget too
         system = make_system(config.system, self.documents, config, self.llm_settings, out, self.concurrency,
                              self.embedder, account, self.timeout_s)
         oracle = getattr(system, "answer_from", None)  # a built-in system also answers from the gold chunks
@@ -264,7 +266,7 @@ class Evaluation:
         from dragonforge.llm import LLMAccount, StructuredLLM
 
         state = state_dir(self.out)
-        account = LLMAccount(self.llm_settings, state / "judge-calls.jsonl")
+        account = LLMAccount(self.llm_settings, state / "judge-calls.jsonl", spent=self.answer_account)
 
         async def run():
             llm = StructuredLLM(self.llm_settings, cache_path=state / "llm-cache.sqlite", account=account)

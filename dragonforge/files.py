@@ -27,20 +27,18 @@ def make_out_dir(out: Path, option: str = "--out") -> None:
     if out.is_symlink() and not out.exists():
         raise InputError(f"{option} {out} is a symbolic link to {os.readlink(out)}, which does not exist "
                          f"(or loops); choose another directory")
-    created = not out.exists()
+    created = [d for d in (out, *out.parents) if not d.exists() and not d.is_symlink()]  # deepest first
     try:
         out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise InputError(f"cannot create {option} {out}: {exc.strerror or exc}") from None
-    try:
         fd, probe = tempfile.mkstemp(dir=out, prefix=".dragonforge-probe-")
         os.close(fd)
         os.unlink(probe)
     except OSError as exc:
-        if created:
+        verb = "write in" if out.is_dir() else "create"
+        for made in created:
             with contextlib.suppress(OSError):
-                out.rmdir()
-        raise InputError(f"cannot write in {option} {out}: {exc.strerror or exc}") from None
+                made.rmdir()
+        raise InputError(f"cannot {verb} {option} {out}: {exc.strerror or exc}") from None
 
 
 @contextlib.contextmanager
@@ -145,7 +143,8 @@ def parse_json(data: bytes | str) -> Any:
     try:
         value = json.loads(raw)
     except json.JSONDecodeError as exc:
-        raise ValueError(f"not JSON ({exc.msg} at column {exc.colno})") from None
+        where = f"line {exc.lineno}, column {exc.colno}" if exc.lineno > 1 else f"column {exc.colno}"
+        raise ValueError(f"not JSON ({exc.msg} at {where})") from None
     except RecursionError:
         raise ValueError(f"not JSON (nested more than {MAX_DEPTH} levels deep)") from None
     except ValueError as exc:
@@ -153,11 +152,28 @@ def parse_json(data: bytes | str) -> Any:
         if "digits" in text:
             text = "a number with more digits than any id or count has"
         raise ValueError(f"not JSON ({text})") from None
-    if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and _depth(value) > MAX_DEPTH:
-        raise ValueError(f"nested more than {MAX_DEPTH} levels deep")
-    if _SURROGATE_ESCAPE.search(raw) and _has_lone_surrogate(value):
-        raise ValueError("holds a lone surrogate escape (\\ud800-\\udfff without its pair), which is not text")
+    if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH or _SURROGATE_ESCAPE.search(raw):
+        check_value(value)
     return value
+
+
+def check_value(value: Any) -> None:
+    """ValueError when a parsed JSON value nests past ``MAX_DEPTH`` or holds a lone surrogate."""
+    if _depth(value) > MAX_DEPTH:
+        raise ValueError(f"nested more than {MAX_DEPTH} levels deep")
+    if _has_lone_surrogate(value):
+        raise ValueError("holds a lone surrogate escape (\\ud800-\\udfff without its pair), which is not text")
+
+
+def mentions(path: Path, needle: bytes, block: int = 1 << 20) -> bool:
+    """Whether ``path`` holds ``needle``, read a block at a time (never the whole file at once)."""
+    tail = b""
+    with path.open("rb") as fh:
+        while chunk := fh.read(block):
+            if needle in tail + chunk:
+                return True
+            tail = chunk[-len(needle):]
+    return False
 
 
 def _depth(value: Any) -> int:

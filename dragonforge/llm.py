@@ -46,6 +46,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from dragonforge.errors import DragonforgeError
 from dragonforge.resume import Recovering, damaged
+from dragonforge import urls
 from dragonforge.urls import with_credentials
 
 T = TypeVar("T", bound=BaseModel)
@@ -133,11 +134,15 @@ class LLMAccount:
     the log are guarded by a lock; usage counters are updated by one event loop at a time
     (a build runs its groups one after another)."""
 
-    def __init__(self, settings: LLMSettings, calls_path: Path | None = None):
+    def __init__(self, settings: LLMSettings, calls_path: Path | None = None, spent: LLMAccount | None = None):
+        """``spent``: an account of the same command whose calls and cost count against this
+        one's budget too (an evaluation's answers, then its judge: one --max-calls for both)."""
         self.settings = settings
         self.usage: dict[tuple[str, str], StageUsage] = defaultdict(StageUsage)
-        self.reserved_calls = 0
+        self.reserved_calls = spent.reserved_calls if spent else 0
+        self._cost_before = spent.cost if spent else 0.0
         self.in_flight = 0  # requests sent whose reply has not come back yet
+        self.halted: str | None = None  # why the endpoint is given up: no request is sent after it
         self.lock = threading.Lock()
         self.on_call = None  # optional callback(stage) after each reply, for live progress
         self._calls_file = None
@@ -159,7 +164,7 @@ class LLMAccount:
 
     @property
     def cost(self) -> float:
-        return sum(u.cost for u in self.usage.values())
+        return self._cost_before + sum(u.cost for u in self.usage.values())
 
     def report(self) -> dict[str, dict[str, Any]]:
         """Usage by stage, then model: what the manifest records."""
@@ -177,6 +182,8 @@ class LLMAccount:
     def reserve(self) -> None:
         """Count one request about to be sent, or raise ``BudgetExceeded``."""
         with self.lock:
+            if self.halted:
+                raise LLMUnavailable(self.halted)
             limit = self.settings.max_calls
             if limit is not None and self.reserved_calls >= limit:
                 raise BudgetExceeded(f"--max-calls {limit} reached")
@@ -194,9 +201,14 @@ class LLMAccount:
 
     async def drained(self) -> None:
         """Wait until every request already sent has its reply (and so its cache entry): a
-        spent budget stops new requests, never the ones the endpoint is already answering."""
+        spent budget or a dead endpoint stops new requests, never the ones the endpoint is
+        already answering."""
         while self.in_flight > 0:
             await asyncio.sleep(0.02)
+
+    def halt(self, why: str) -> None:
+        with self.lock:
+            self.halted = self.halted or why
 
     def close(self) -> None:
         if self._calls_file:
@@ -234,11 +246,13 @@ class ResponseCache(Recovering):
         return db
 
     def _recover(self) -> sqlite3.Connection:
-        """A damaged cache is moved aside, not deleted (its replies were paid for), and a new
-        one started."""
-        for suffix in ("-wal", "-shm"):
-            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
-        self.path.replace(self.path.with_name(self.path.name + ".damaged"))
+        """A damaged cache is moved aside with its write-ahead log, not deleted (its replies
+        were paid for), and a new one started."""
+        aside = f"{self.path}.damaged-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}"
+        for suffix in ("", "-wal"):
+            if Path(f"{self.path}{suffix}").exists():
+                Path(f"{self.path}{suffix}").replace(f"{aside}{suffix}")
+        Path(f"{self.path}-shm").unlink(missing_ok=True)
         return self._open()
 
     def get(self, key: str) -> tuple[str, int, int] | None:
@@ -328,6 +342,7 @@ class StructuredLLM:
         self.account.log(record)
 
     def _redact(self, text: str) -> str:
+        text = urls.redact(text)  # a password of the URL, or its basic-auth token, echoed back
         return text.replace(self._key, "***") if self._key and self._key != "no-key" else text
 
     # -- the call ------------------------------------------------------------------------
@@ -418,6 +433,16 @@ class StructuredLLM:
                 self.account.on_call(stage)
             return hit[0]
 
+        try:
+            return await self._ask(stage, messages, schema, request, key, usage, phash)
+        except LLMUnavailable as exc:
+            self.account.halt(str(exc))  # no more requests; the ones in flight are awaited, cached
+            await self.account.drained()
+            raise
+
+    async def _ask(self, stage: str, messages: list[Message], schema: type[BaseModel], request: dict[str, Any],
+                   key: str, usage: StageUsage, phash: str) -> str:
+        """The endpoint's reply, with retries, stepping down the structured-output mode."""
         import openai
 
         client = self._get_client()
@@ -434,7 +459,7 @@ class StructuredLLM:
                 async with self._semaphore:
                     try:
                         self.account.reserve()  # counted when it is really sent, not while it waits
-                    except BudgetExceeded:
+                    except (BudgetExceeded, LLMUnavailable):
                         await self.account.drained()
                         raise
                     refund = False
@@ -451,6 +476,8 @@ class StructuredLLM:
                     except openai.APIStatusError as exc:
                         refund = self._steps_down(exc, request)
                         raise
+                    except ValueError as exc:  # a body that says JSON and is not (the SDK's own json())
+                        raise _NotACompletion(f"not JSON: {exc}") from None
                     finally:
                         self.account.landed(refund)
                 content, p_tok, c_tok = _reply_parts(response)

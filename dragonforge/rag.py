@@ -24,7 +24,7 @@ import numpy as np
 import openai
 from pydantic import BaseModel
 
-from dragonforge.llm import BudgetExceeded, StructuredLLM
+from dragonforge.llm import BudgetExceeded, LLMUnavailable, StructuredLLM
 from dragonforge.models import ENTITY_FIELDS, UNANSWERABLE_ANSWER
 from dragonforge.systems import Query, SystemAnswer
 
@@ -558,7 +558,7 @@ class BaselineRAG:
         chunks = self.gold_chunks(query, references)
         try:
             generation = await self.generator.generate(query.question, chunks, query.language)
-        except BudgetExceeded:
+        except (BudgetExceeded, LLMUnavailable):
             raise
         except Exception:  # an endpoint error: no oracle answer for this query
             return None
@@ -572,8 +572,8 @@ class BaselineRAG:
             if asyncio.iscoroutine(found):
                 found = await found
             generation = await self.generator.generate(query.question, found, query.language)
-        except BudgetExceeded:
-            raise  # a spent budget stops the run; it is not one query's failure
+        except (BudgetExceeded, LLMUnavailable):
+            raise  # a spent budget or a dead endpoint stops the run; it is not one query's failure
         except Exception as exc:  # an endpoint error or timeout: this query's failure
             return SystemAnswer(query_id=query.query_id, latency_ms=_ms(t0), error=f"{type(exc).__name__}: {exc}")
         return SystemAnswer(query_id=query.query_id, answer=generation.answer, contexts=[c.text for c in found],

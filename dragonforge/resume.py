@@ -23,7 +23,13 @@ _SCHEMA = "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, stage TEXT 
 
 def damaged(exc: sqlite3.Error) -> bool:
     """The file is not a database, or a damaged one (not a full disk or a lock: those pass)."""
-    return getattr(exc, "sqlite_errorcode", None) in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
+    return primary_code(exc) in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
+
+
+def primary_code(exc: sqlite3.Error) -> int | None:
+    """SQLite's primary result code (Python reports the extended one, e.g. SQLITE_CORRUPT_INDEX)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code & 0xFF if isinstance(code, int) else None
 
 
 class Recovering:

@@ -24,7 +24,7 @@ from urllib.parse import urlparse
 from pydantic import BaseModel, Field
 
 from dragonforge.errors import InputError
-from dragonforge.files import iter_jsonl, parse_json
+from dragonforge.files import check_value, iter_jsonl, parse_json
 from dragonforge.models import LANGUAGES, QueryType
 from dragonforge.text import detect_language
 from dragonforge.urls import with_credentials
@@ -33,6 +33,8 @@ MAX_LISTED_PROBLEMS = 20
 # The most a system may answer to one query, answer and retrieved chunks together: past it the
 # reply is cut off unread and the query fails (a RAG answer with its top-K chunks is some kB).
 MAX_ANSWER_BYTES = 8 * 1024 * 1024
+# A predictions file written as one JSON list is read whole; JSONL is read a line at a time.
+MAX_LIST_BYTES = 512 * 1024 * 1024
 QUERY_TYPE_LABELS = frozenset(t.value for t in QueryType)
 
 
@@ -378,16 +380,32 @@ def _parse_items(path: Path, problems: list[str]) -> list[tuple[str, Any]]:
     """(where, parsed value) per record: 'line N' for JSONL, 'record N' for a JSON list."""
     with path.open("rb") as fh:
         start = fh.read(4096).lstrip()
-    if start.startswith(b"["):
+    if start.startswith(b"["):  # one JSON list: read whole, so it has a cap of its own
+        if path.stat().st_size > MAX_LIST_BYTES:
+            problems.append(f"line 1: a JSON list larger than {MAX_LIST_BYTES >> 20} MiB; write one record per "
+                            f"line (JSONL) instead")
+            return []
         try:
-            values = parse_json(path.read_bytes())
-        except json.JSONDecodeError as exc:
-            problems.append(f"line {exc.lineno}: not JSON ({exc.msg})")
+            values = json.loads(path.read_bytes())
+        except RecursionError:
+            problems.append("the JSON list: nested too deeply")
             return []
         except ValueError as exc:
-            problems.append(f"the JSON list: {exc}")
+            where = f"line {exc.lineno}" if isinstance(exc, json.JSONDecodeError) else "the JSON list"
+            problems.append(f"{where}: not JSON ({getattr(exc, 'msg', exc)})")
             return []
-        return [(f"record {i}", value) for i, value in enumerate(values, 1)]
+        if not isinstance(values, list):
+            problems.append("the file starts like a JSON list but is not one")
+            return []
+        items = []
+        for i, value in enumerate(values, 1):
+            try:
+                check_value(value)
+            except ValueError as exc:
+                problems.append(f"record {i}: {exc}")
+                continue
+            items.append((f"record {i}", value))
+        return items
     return [(f"line {number}", value) for number, value in iter_jsonl(path, problems=problems)]
 
 

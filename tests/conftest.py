@@ -78,8 +78,14 @@ def prefect_home(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("prefect-home")
 
 
+@dataclass(frozen=True)
+class PrefectAPI:
+    url: str  # http://127.0.0.1:PORT/api
+    home: Path  # the server's PREFECT_HOME (its database)
+
+
 @pytest.fixture(scope="session")
-def prefect_api(tmp_path_factory) -> str:
+def prefect_api(tmp_path_factory) -> PrefectAPI:
     """A real Prefect server (`prefect server start`) for the session, as a team would run one:
     commands given its URL in ``PREFECT_API_URL`` take the configured-API path, and pay for
     the server's start once instead of an ephemeral server per command."""
@@ -104,7 +110,7 @@ def prefect_api(tmp_path_factory) -> str:
                     break
             except OSError:
                 time.sleep(0.2)
-        yield url
+        yield PrefectAPI(url=url, home=home)
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         try:

@@ -111,7 +111,7 @@ def test_a_build_killed_on_one_path_is_finished_by_the_other_with_the_same_bytes
     out = tmp_path / "bench"
     home = tmp_path / "prefect"
     cmd = [sys.executable, "-m", "dragonforge.cli", *RESUMED, "--out", str(out), first]
-    proc = subprocess.Popen(cmd, cwd=tmp_path, env=_env(home, prefect_api), stdout=subprocess.DEVNULL,
+    proc = subprocess.Popen(cmd, cwd=tmp_path, env=_env(home, prefect_api.url), stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     store = out / ".dragonforge" / "resume.sqlite"
 
@@ -127,9 +127,9 @@ def test_a_build_killed_on_one_path_is_finished_by_the_other_with_the_same_bytes
     proc.kill()
     proc.wait()
     assert not (out / "manifest.json").exists()
-    finished = _cli(*RESUMED, "--out", str(out), second, cwd=tmp_path, home=home, api=prefect_api)
+    finished = _cli(*RESUMED, "--out", str(out), second, cwd=tmp_path, home=home, api=prefect_api.url)
     assert finished.returncode == 0, finished.stderr[-2000:]
-    path = "(Prefect API at " + prefect_api if second == "--prefect" else "(in-process)"
+    path = "(Prefect API at " + prefect_api.url if second == "--prefect" else "(in-process)"
     assert path in finished.stdout, finished.stdout
     _same_files(fresh, out)
 
