@@ -26,7 +26,7 @@ SECRET = "sk-test-DoNotLeak-1234567890abcdefXYZ"
 def _cmd(out: Path, base_url: str, model: str, *extra: str) -> list[str]:
     return [sys.executable, "-m", "dragonforge.cli", "build", "--engine", "llm", "--base-url", base_url,
             "--model", model, "--docs", "1", "--domains", "law", "--languages", "en", "--queries-per-doc", "2",
-            "--max-tokens", "128",
+            "--max-tokens", "128", "--concurrency", "2",
             "--out", str(out), *extra]
 
 
