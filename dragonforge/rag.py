@@ -21,7 +21,6 @@ from typing import Any, Literal, Protocol
 
 import bm25s
 import numpy as np
-import openai
 from pydantic import BaseModel
 
 from dragonforge.llm import BudgetExceeded, LLMUnavailable, StructuredLLM
@@ -264,6 +263,8 @@ class Embedder:
                  timeout_s: float = 60.0, max_retries: int = 2):
         self.model = model
         self.batch_size = batch_size
+        import openai  # here: the offline systems never pay for importing the client (~0.5 s)
+
         from dragonforge.urls import with_credentials
 
         self._client = openai.AsyncOpenAI(base_url=with_credentials(base_url),

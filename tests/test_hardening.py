@@ -765,10 +765,10 @@ def test_the_bm25_baseline_writes_byte_identical_files_in_fresh_processes(small_
     """Item 12: 3 queries changed over about 8 identical runs, and completeness moved in the 4th
     decimal. Each process hashes strings with its own seed; nothing written may depend on it."""
     outputs = []
-    for seed in (1, 7920, 15839):
+    for seed in range(10):
         out = tmp_path / f"eval-{seed}"
         proc = _cli("evaluate", str(small_bench), "--system", "bm25", "--top-k", "4", "--out", str(out), "--quiet",
-                    cwd=tmp_path, env={"PYTHONHASHSEED": str(seed)})
+                    cwd=tmp_path, env={"PYTHONHASHSEED": str(seed * 7919 + 1)})
         assert proc.returncode == 0, proc.stderr
         outputs.append({name: (out / name).read_bytes() for name in ("per_query.jsonl", "predictions.jsonl")})
     assert all(o == outputs[0] for o in outputs[1:])
