@@ -25,7 +25,7 @@ from dragonforge.files import (
 )
 from dragonforge.keypoints import numbered
 from dragonforge.models import (
-    DOMAIN_LABELS, DOMAINS, ENTITY_FIELDS, LANGUAGES, QRA, BuildParams, Config, DBDocument,
+    LANGUAGES, QRA, BuildParams, Config, DBDocument,
     DBGroundTruth, DBPrediction, DBQuery, DBQueryBody, Document, FileEntry, Manifest, QueryType, Rejection,
 )
 from dragonforge.resources import resource_dir, resource_hashes
@@ -90,7 +90,11 @@ def cache_dir(out: Path) -> Path:
 
 def group_order(params: BuildParams) -> list[tuple[str, str]]:
     """(domain, language) groups in canonical order, whatever order the flags gave."""
-    return [(d, lang) for d in DOMAINS if d in params.domains for lang in LANGUAGES if lang in params.languages]
+    from dragonforge.registry import registry
+
+    order = registry().names()  # curated domains first, then packs in the order they were loaded
+    domains = sorted(params.domains, key=lambda d: order.index(d) if d in order else len(order))
+    return [(d, lang) for d in domains for lang in LANGUAGES if lang in params.languages]
 
 
 def doc_id_ranges(params: BuildParams) -> dict[tuple[str, str], list[int]]:
@@ -99,15 +103,19 @@ def doc_id_ranges(params: BuildParams) -> dict[tuple[str, str], list[int]]:
 
 
 def to_dragonball_document(doc: Document) -> DBDocument:
-    return DBDocument(domain=DOMAIN_LABELS[doc.domain], language=doc.language, doc_id=doc.doc_id,
-                      content=doc.content, **{ENTITY_FIELDS[doc.domain]: doc.entity})
+    from dragonforge.registry import get_pack
+
+    pack = get_pack(doc.domain)
+    # the pack's own entity field, and a uniform ``entity`` beside it for tools that know no pack
+    return DBDocument(domain=pack.label, language=doc.language, doc_id=doc.doc_id,
+                      content=doc.content, **{pack.entity_field: doc.entity, "entity": doc.entity})
 
 
 def to_dragonball_query(qra: QRA) -> DBQuery:
     # Built from already-validated parts (a QRA), so constructed without validating again:
     # validation was a third of the time it took to write a large benchmark.
     return DBQuery.model_construct(
-        domain=DOMAIN_LABELS[qra.domain],
+        domain=_label(qra.domain),
         language=qra.language,
         query=DBQueryBody.model_construct(query_id=qra.query_id, query_type=qra.query_type, content=qra.question),
         ground_truth=DBGroundTruth.model_construct(
@@ -188,7 +196,7 @@ def write_benchmark(out: Path, params: BuildParams, result: BuildResult, timings
         template_hashes=resource_hashes("templates", "schemas", "prompts"),
         counts=counts, documents=len(db_docs), queries=len(db_queries), rejected=len(result.rejections),
         rejected_by_reason=dict(sorted(reasons.items())), repairs=result.repairs, shortfall=result.shortfall,
-        timings={k: round(v, 3) for k, v in timings.items()}, files=files,
+        timings={k: round(v, 3) for k, v in timings.items()}, files=files, domains=_domains(params),
         llm=result.llm, llm_usage=result.llm_usage, fallbacks=dict(sorted(result.fallbacks.items())),
     )
     write_text_atomic(out / MANIFEST, manifest.model_dump_json(indent=2) + "\n")
@@ -206,7 +214,7 @@ def documents_frame(db_docs: list[DBDocument]) -> pl.DataFrame:
 
     return pl.DataFrame(
         [{"doc_id": d.doc_id, "domain": d.domain, "language": d.language,
-          "entity": (d.model_extra or {}).get(ENTITY_FIELDS[_domain_key(d.domain)], ""), "content": d.content}
+          "entity": (d.model_extra or {}).get("entity", ""), "content": d.content}
          for d in db_docs],
         schema={"doc_id": pl.Int64, "domain": pl.String, "language": pl.String, "entity": pl.String,
                 "content": pl.String},
@@ -242,15 +250,41 @@ def calls_frame(path: Path) -> pl.DataFrame:
     return pl.DataFrame([{k: r.get(k) for k in schema} for r in rows], schema=schema)
 
 
-def _domain_key(label: str) -> str:
-    return {v: k for k, v in DOMAIN_LABELS.items()}[label]
+def _domains(params: BuildParams) -> dict[str, dict[str, str]]:
+    """What the manifest says of each domain: its label, entity field and where it came from
+    (a genre pack: its content hash too)."""
+    from dragonforge.registry import get_pack
+
+    out = {}
+    for name in dict.fromkeys(d for d, _ in group_order(params)):
+        pack = get_pack(name)
+        entry = {"label": pack.label, "entity_field": pack.entity_field,
+                 "source": getattr(pack, "source", "plugin")}
+        if name in params.packs:
+            entry["sha256"] = params.packs[name]
+        out[name] = entry
+    return out
+
+
+def _label(domain: str) -> str:
+    from dragonforge.registry import get_pack
+
+    return get_pack(domain).label
 
 
 def _copy_schemas(out: Path, params: BuildParams) -> list[str]:
+    from dragonforge.registry import get_pack
+    from dragonforge.schemas import dump_schema
+
     written = []
     for domain, language in group_order(params):
         name = f"{domain}.{language}.yaml"
-        write_bytes_atomic(out / "schemas" / name, (resource_dir("schemas") / name).read_bytes())
+        source = resource_dir("schemas") / name
+        if domain not in params.packs and source.is_file():
+            data = source.read_bytes()
+        else:  # a genre pack's schema, from the pack
+            data = dump_schema(get_pack(domain).schema(language)).encode("utf-8")
+        write_bytes_atomic(out / "schemas" / name, data)
         written.append(f"schemas/{name}")
     return written
 
@@ -305,7 +339,7 @@ def dataset_card(params: BuildParams, counts: dict, db_docs: list[DBDocument], d
     rows = []
     for domain, by_lang in counts.items():
         for language, by_type in by_lang.items():
-            rows.append(f"| {DOMAIN_LABELS[domain]} | {language} | {docs_per[(DOMAIN_LABELS[domain], language)]} | "
+            rows.append(f"| {_label(domain)} | {language} | {docs_per[(_label(domain), language)]} | "
                         + " | ".join(str(by_type[t]) for t in types) + f" | {sum(by_type.values())} |")
     lengths = defaultdict(list)
     for d in db_docs:

@@ -21,7 +21,7 @@ import hashlib
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, Future
+from concurrent.futures import Executor, Future, InvalidStateError
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +35,7 @@ from dragonforge.fingerprint import content_key
 from dragonforge.models import BuildParams, Config, Document, Manifest
 from dragonforge.pipeline import Batch, QRAResult
 from dragonforge.progress import NullProgress, Progress
+from dragonforge.registry import registry
 from dragonforge.resume import ResumeStore
 from dragonforge.workers import worker_pool
 
@@ -61,27 +62,32 @@ _DOCUMENTS = TypeAdapter(DocumentsResult)
 _QUESTIONS = TypeAdapter(QuestionsResult)
 
 
-def documents_work(batch: Batch, seed: int) -> DocumentsResult:
-    """Stages 2–3 for one batch: configs, then documents written from them."""
+def documents_work(batch: Batch, seed: int, folders: tuple[str, ...] = ()) -> DocumentsResult:
+    """Stages 2–3 for one batch: configs, then documents written from them. ``folders``: the
+    genre packs the command loaded (a worker process loads them too)."""
+    registry().ensure_folders(folders)
     t0 = time.perf_counter()
     configs = pipeline.configs_stage(batch.domain, batch.language, list(batch.doc_ids), seed, batch.first_index)
     documents = pipeline.documents_stage(configs, seed)
     return DocumentsResult(configs=configs, documents=documents, seconds=time.perf_counter() - t0)
 
 
-def questions_work(configs: list[Config], documents: list[Document], params: BuildParams) -> QuestionsResult:
+def questions_work(configs: list[Config], documents: list[Document], params: BuildParams,
+                   folders: tuple[str, ...] = ()) -> QuestionsResult:
     """Stages 4–7 for one group: questions, references, refinement, keypoints."""
+    registry().ensure_folders(folders)
     t0 = time.perf_counter()
     result = pipeline.qra_stage(configs, documents, params.docs * params.queries_per_doc, params.question_mix,
                                 params.seed)
     return QuestionsResult(result=result, seconds=time.perf_counter() - t0)
 
 
-def group_work(batches: list[Batch], finished: dict[int, bytes], params: BuildParams
-               ) -> tuple[list[bytes], list[str], bytes]:
+def group_work(batches: list[Batch], finished: dict[int, bytes], params: BuildParams,
+               folders: tuple[str, ...] = ()) -> tuple[list[bytes], list[str], bytes]:
     """A whole group in one worker: its batches' documents (those not ``finished`` already, by
     index) and then its questions, so each worker compiles a group's templates once. Results
     travel as their JSON, which is also how the store keeps them (faster than pickling)."""
+    registry().ensure_folders(folders)
     parts = [_DOCUMENTS.validate_json(finished[i]) if i in finished else documents_work(b, params.seed)
              for i, b in enumerate(batches)]
     configs = [c for p in parts for c in p.configs]
@@ -97,7 +103,27 @@ def content_digest(part: DocumentsResult) -> str:
 
 def questions_key(digests: list[str], params: BuildParams) -> str:
     """The questions of a group depend on its documents (by their content) and the parameters."""
-    return content_key("questions", digests, params.docs * params.queries_per_doc, params.question_mix, params.seed)
+    packs = params.packs or None  # a genre pack's questions also depend on its files
+    return content_key("questions", digests, params.docs * params.queries_per_doc, params.question_mix, params.seed,
+                       *([packs] if packs else []))
+
+
+def documents_key(batch: Batch, params: BuildParams) -> str:
+    """A batch's configs and documents depend on the seed, the batch and, for a genre pack, its files."""
+    pack = params.packs.get(batch.domain)
+    return content_key("documents", batch, params.seed, *([pack] if pack else []))
+
+
+def _settle(fut: Future, value: Any = None, error: BaseException | None = None) -> None:
+    """Resolve ``fut`` unless it already is (a build being stopped fails every waiter at once,
+    and a worker's late reply must not raise then)."""
+    try:
+        if error is not None:
+            fut.set_exception(error)
+        else:
+            fut.set_result(value)
+    except InvalidStateError:
+        pass
 
 
 def _done(value: Any) -> Future:
@@ -121,6 +147,8 @@ class Builder:
         self.workers = workers if workers is not None else (0 if total_docs < PROCESS_THRESHOLD_DOCS else None)
         self._pool: Executor | None = None
         self._pool_lock = threading.Lock()  # the Prefect path asks from several task threads
+        self._closed = False
+        self._waiters: set[Future] = set()  # futures handed out for work in the worker processes
         self.stage_seconds = {"documents": 0.0, "questions": 0.0}
         self.finished: dict[Batch, DocumentsResult] = {}  # documents of this run's batches, by batch
         mark_build_started(out, params)
@@ -136,18 +164,45 @@ class Builder:
     def close(self, abort: bool = False) -> None:
         """Stop the workers (at once when the build is being abandoned: Ctrl-C, SIGTERM, an
         error) and close the store; what finished is already in it."""
-        if self._pool is not None:
+        with self._pool_lock:  # a task thread asking for the pool now gets an error, not a new pool
+            pool, self._pool, self._closed = self._pool, None, True
+            waiters, self._waiters = self._waiters, set()
+        if pool is not None:
             if abort:
-                for process in list(getattr(self._pool, "_processes", {}).values()):
+                processes = list(getattr(pool, "_processes", {}).values())
+                for process in processes:
                     process.terminate()
-            self._pool.shutdown(wait=not abort, cancel_futures=True)
-            self._pool = None
+                for process in processes:
+                    process.join(timeout=5)
+                # A worker killed while it was writing a result leaves half a message in the result
+                # pipe; the pool's manager thread would wait for the rest for ever (and the command
+                # with it, at exit). With the workers gone, closing this process's own write end
+                # makes that read end in EOF: the pool counts itself broken and its thread ends.
+                writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+                if writer is not None:
+                    writer.close()
+            pool.shutdown(wait=not abort, cancel_futures=True)
+        # a worker killed mid-task may never report: whoever waits for one is told the build stopped
+        for waiter in list(waiters):
+            _settle(waiter, error=DragonforgeError("the build was stopped"))
         self.store.close()
+
+    def _waiter(self) -> Future:
+        """A future a caller waits on for a worker's result, failed by :meth:`close` if still open."""
+        fut: Future = Future()
+        with self._pool_lock:
+            if self._closed:
+                raise DragonforgeError("the build was stopped")
+            self._waiters.add(fut)
+        fut.add_done_callback(self._waiters.discard)
+        return fut
 
     def _executor(self) -> Executor | None:
         if self.workers == 0:
             return None
         with self._pool_lock:
+            if self._closed:
+                raise DragonforgeError("the build was stopped")
             if self._pool is None:
                 self._pool = worker_pool(self.workers)
             return self._pool
@@ -175,36 +230,37 @@ class Builder:
         # The future handed back is resolved only after ``on_done`` has run: a caller woken by
         # the worker's own future could otherwise read ``self.finished`` before the callback
         # filled it in (concurrent.futures wakes waiters first, then runs callbacks).
-        stored: Future = Future()
+        stored: Future = self._waiter()
 
         def finished(f: Future) -> None:
             if f.cancelled():  # the build was abandoned: whoever waits must not wait for ever
-                stored.set_exception(RuntimeError(f"{stage} was cancelled"))
+                _settle(stored, error=RuntimeError(f"{stage} was cancelled"))
                 return
             if f.exception() is not None:
-                stored.set_exception(f.exception())
+                _settle(stored, error=f.exception())
                 return
             try:
                 self.store.put(key, stage, adapter, f.result())
                 on_done(f.result())
             except BaseException as exc:
-                stored.set_exception(exc)
+                _settle(stored, error=exc)
                 return
-            stored.set_result(f.result())
+            _settle(stored, f.result())
 
         executor.submit(work, *args).add_done_callback(finished)
         return stored
 
     def submit_documents(self, batch: Batch) -> Future:
         """Configs and documents of one batch (a future of :class:`DocumentsResult`)."""
-        key = content_key("documents", batch, self.params.seed)
+        key = documents_key(batch, self.params)
 
         def done(r: DocumentsResult) -> None:
             self.finished[batch] = r
             self.stage_seconds["documents"] += r.seconds
             self.progress.advance("documents", len(batch.doc_ids))
 
-        return self._submit("documents", key, _DOCUMENTS, documents_work, batch, self.params.seed, on_done=done)
+        return self._submit("documents", key, _DOCUMENTS, documents_work, batch, self.params.seed,
+                            registry().folders(), on_done=done)
 
     def submit_questions(self, group: Group, parts: list[DocumentsResult]) -> Future:
         """Questions of one group from its batches' documents (a future of :class:`QuestionsResult`)."""
@@ -217,31 +273,32 @@ class Builder:
             self.stage_seconds["questions"] += r.seconds
             self.progress.advance("questions")
 
-        return self._submit("questions", key, _QUESTIONS, questions_work, configs, documents, params, on_done=done)
+        return self._submit("questions", key, _QUESTIONS, questions_work, configs, documents, params,
+                            registry().folders(), on_done=done)
 
     def submit_group(self, group: Group, batches: list[Batch]) -> Future:
         """A whole group (a future of its :class:`QuestionsResult`): what the store holds is read
         back, the rest is made in one worker process and stored as it would be stage by stage."""
         executor = self._executor()
-        keys = [content_key("documents", b, self.params.seed) for b in batches]
+        keys = [documents_key(b, self.params) for b in batches]
         finished = {i: r for i, k in enumerate(keys) if (r := self.store.get_raw(k, _DOCUMENTS)) is not None}
         if executor is None or len(finished) == len(batches):
             for batch in batches:
                 self.submit_documents(batch)
             return self.submit_questions(group, [self.finished[b] for b in batches])
-        fut: Future = Future()
+        fut: Future = self._waiter()
 
         def finished_group(f: Future) -> None:
             if f.cancelled():
-                fut.set_exception(RuntimeError("the group was cancelled"))
+                _settle(fut, error=RuntimeError("the group was cancelled"))
                 return
             if f.exception() is not None:
-                fut.set_exception(f.exception())
+                _settle(fut, error=f.exception())
                 return
             try:
-                fut.set_result(store_group(*f.result()))
+                _settle(fut, store_group(*f.result()))
             except BaseException as exc:  # a full disk, say: the waiter must hear of it, not hang
-                fut.set_exception(exc)
+                _settle(fut, error=exc)
 
         def store_group(parts_json, digests, questions_json) -> QuestionsResult:
             for i, (batch, data) in enumerate(zip(batches, parts_json)):
@@ -260,7 +317,8 @@ class Builder:
             self.progress.advance("questions")
             return questions
 
-        executor.submit(group_work, batches, finished, self.params).add_done_callback(finished_group)
+        executor.submit(group_work, batches, finished, self.params, registry().folders()
+                        ).add_done_callback(finished_group)
         return fut
 
     def documents(self, batch: Batch) -> None:

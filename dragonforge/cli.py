@@ -36,13 +36,14 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
-def _csv(kind: str, allowed: tuple[str, ...]):
+def _csv(kind: str, allowed: tuple[str, ...] | None):
+    """A comma-separated list; ``allowed`` None: checked later (domains, once packs are loaded)."""
     def parse(text: str) -> list[str]:
         items = [x.strip() for x in text.split(",") if x.strip()]
         if not items:
             raise argparse.ArgumentTypeError(f"no {kind} given")
         for item in items:
-            if item not in allowed:
+            if allowed is not None and item not in allowed:
                 raise argparse.ArgumentTypeError(f"unknown {kind} {item!r}; choose from {', '.join(allowed)}")
         return list(dict.fromkeys(items))
     return parse
@@ -129,8 +130,12 @@ def build_parser() -> argparse.ArgumentParser:
                                        "finished work.")
     build.add_argument("--out", type=Path, default=Path(DEFAULT_OUT),
                        help=f"output directory; must be empty, new, or hold this same build (default: {DEFAULT_OUT})")
-    build.add_argument("--domains", type=_csv("domain", DOMAINS), default=list(DOMAINS),
-                       help="comma-separated domains (default: finance,law,medical)")
+    build.add_argument("--domains", type=_csv("domain", None), default=None,
+                       help="comma-separated domains: the curated finance, law, medical, and any installed "
+                            "pack (default: finance,law,medical)")
+    build.add_argument("--genre", type=Path, action="append", default=[], metavar="DIR",
+                       help="a genre pack folder (genre.yaml, en.yaml, zh.yaml); repeatable. Its documents are "
+                            "built alongside --domains, or alone when --domains is not given")
     build.add_argument("--languages", type=_csv("language", LANGUAGES), default=list(LANGUAGES),
                        help="comma-separated languages (default: en,zh)")
     build.add_argument("--docs", type=_positive("--docs"), default=8,
@@ -222,7 +227,25 @@ def build_parser() -> argparse.ArgumentParser:
                                           "otherwise lists every problem and exits 1.")
     validate.add_argument("dir", type=Path, metavar="DIR", help="benchmark directory")
     validate.set_defaults(handler=_cmd_validate)
+
+    check = sub.add_parser("check-genre", help="lint a genre pack before a build",
+                           description="Load a genre pack folder, draw --samples documents per language (every "
+                                       "constraint solved, every unit rendered), draft questions over them, and say "
+                                       "which question types it cannot give and why. Exits 1 on any problem.")
+    check.add_argument("dir", type=Path, metavar="DIR", help="genre pack folder (genre.yaml, en.yaml, zh.yaml)")
+    check.add_argument("--samples", type=_positive("--samples", 5000), default=200,
+                       help="documents drawn per language (default: 200)")
+    check.set_defaults(handler=_cmd_check_genre)
     return parser
+
+
+def _cmd_check_genre(args: argparse.Namespace) -> int:
+    from dragonforge.genre.check import check_genre
+
+    report = check_genre(args.dir, samples=args.samples)
+    for line in report.lines():
+        print(line)
+    return 1 if report.problems else 0
 
 
 def _add_prefect_argument(parser: argparse.ArgumentParser) -> None:
@@ -309,9 +332,26 @@ def _cmd_build(args: argparse.Namespace) -> int:
     settings = _llm_settings(args)
     identity = (LLMIdentity(model=settings.model, temperature=settings.temperature, max_tokens=settings.max_tokens,
                             seed=settings.seed) if settings else None)
-    params = BuildParams(domains=args.domains, languages=args.languages, docs=args.docs,
+    from dragonforge.registry import registry
+
+    genre_packs = [registry().load_folder(folder) for folder in args.genre]
+    if args.domains is not None:
+        domains = list(dict.fromkeys(args.domains + [p.name for p in genre_packs]))
+    else:
+        domains = [p.name for p in genre_packs] or list(DOMAINS)
+    for name in domains:
+        pack = registry().get(name)  # an unknown domain: one line naming the known ones
+        missing = [lang for lang in args.languages if lang not in pack.languages]
+        if missing:
+            raise InputError(f"domain {name} writes {', '.join(pack.languages)}, not {', '.join(missing)}; "
+                             f"pass --languages {','.join(pack.languages)}")
+    # every domain that is not a curated one (genre packs, installed plugins): its content hash
+    packs = {name: registry().get(name).content_hash() for name in domains if name not in DOMAINS}
+    for pack in genre_packs:
+        pack.preflight(args.languages)  # type: ignore[attr-defined]
+    params = BuildParams(domains=domains, languages=args.languages, docs=args.docs,
                          queries_per_doc=args.queries_per_doc, seed=args.seed, question_mix=args.question_mix,
-                         engine=args.engine, llm=identity)
+                         engine=args.engine, llm=identity, packs=packs)
     check_output_dir(args.out, params)
     if settings is not None and not _finished_build(args.out, params):
         from dragonforge.reach import check_reachable

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from functools import cache
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -59,6 +59,11 @@ class DocumentTemplate(_Strict):
     language: str
     titles: list[str]
     sections: list[SectionTemplate]
+    sandboxed: bool = False  # compiled from a genre pack: rendered in Jinja's sandbox
+    # what seeds the choice of phrasings: the document's id (the curated domains, as always), or
+    # its config's own seed, so that a genre pack's documents read the same whatever ids they get
+    # (a pack built beside other domains gives the documents it gives alone)
+    rng_by: Literal["doc_id", "config"] = "doc_id"
 
 
 @cache
@@ -68,23 +73,28 @@ def load_document_template(domain: str, language: str) -> DocumentTemplate:
 
 def write_document(config: Config, seed: int, template: DocumentTemplate | None = None) -> Document:
     """Render ``config`` into a document, recording which facts every sentence states."""
-    template = template or load_document_template(config.domain, config.language)
-    rng = rng_for(seed, "document", config.doc_id)
+    if template is None:
+        from dragonforge.registry import get_pack
+
+        template = get_pack(config.domain).document_template(config.language)
+    rng = rng_for(seed, "document", config.doc_id) if template.rng_by == "doc_id" else \
+        rng_for("document", config.seed)
     context = config_context(config)
     joiner = "" if config.language == "zh" else " "
 
-    title = render(rng.choice(template.titles), context)
+    sb = template.sandboxed
+    title = render(rng.choice(template.titles), context, sb)
     sentences: list[Sentence] = []
     blocks: list[str] = [title]
     headings: dict[str, str] = {}
     for section in template.sections:
-        if section.when and not evaluate(section.when, context):
+        if section.when and not evaluate(section.when, context, sb):
             continue
-        heading = render(rng.choice(section.titles), context)
+        heading = render(rng.choice(section.titles), context, sb)
         paragraphs: list[str] = []
         for paragraph in section.paragraphs:
-            for scope in _scopes(paragraph, context):
-                rendered = _render_paragraph(paragraph, scope, config, section.id, rng)
+            for scope in _scopes(paragraph, context, sb):
+                rendered = _render_paragraph(paragraph, scope, config, section.id, rng, sb)
                 if rendered:
                     sentences.extend(rendered)
                     paragraphs.append(joiner.join(s.text for s in rendered))
@@ -103,9 +113,9 @@ def write_document(config: Config, seed: int, template: DocumentTemplate | None 
     )
 
 
-def _scopes(paragraph: ParagraphTemplate, context: dict[str, Any]):
+def _scopes(paragraph: ParagraphTemplate, context: dict[str, Any], sb: bool = False):
     if paragraph.foreach is None:
-        if paragraph.when is None or evaluate(paragraph.when, context):
+        if paragraph.when is None or evaluate(paragraph.when, context, sb):
             yield context
         return
     items = context.get(paragraph.foreach)
@@ -114,21 +124,21 @@ def _scopes(paragraph: ParagraphTemplate, context: dict[str, Any]):
     for i, item in enumerate(items):
         scope = {**context, "item": item, "i": i, "n": len(items),
                  "item_val": context["val"][paragraph.foreach][i]}
-        if paragraph.when is None or evaluate(paragraph.when, scope):
+        if paragraph.when is None or evaluate(paragraph.when, scope, sb):
             yield scope
 
 
 def _render_paragraph(
     paragraph: ParagraphTemplate, scope: dict[str, Any], config: Config, section: str,
-    rng: random.Random,
+    rng: random.Random, sb: bool = False,
 ) -> list[Sentence]:
     out: list[Sentence] = []
     for slot in paragraph.sentences:
-        if slot.when and not evaluate(slot.when, scope):
+        if slot.when and not evaluate(slot.when, scope, sb):
             continue
         if slot.skip and not slot.facts and rng.random() < slot.skip:
             continue
-        text = render(rng.choice(slot.variants), scope)
+        text = render(rng.choice(slot.variants), scope, sb)
         if not text:
             continue
         keys = [key.format(i=scope.get("i")) for key in slot.facts]

@@ -29,16 +29,10 @@ from dragonforge.prompts import (
     KeypointsReply, NarrativeReply, QRAReply, ReferencesReply, RefineReply, SchemaReply, SectionReply, render_prompt,
 )
 from dragonforge.rng import rng_for
-from dragonforge.schemas import load_builtin_schema
 from dragonforge.text import ZH_TERMINATORS, language_problem
 
 Engine = Literal["offline", "hybrid", "llm"]
 
-GENRES = {
-    ("finance", "en"): "company annual report", ("finance", "zh"): "上市公司年度报告",
-    ("law", "en"): "criminal judgment of a people's court", ("law", "zh"): "刑事判决书",
-    ("medical", "en"): "inpatient medical record", ("medical", "zh"): "住院病历",
-}
 TYPE_DESCRIPTIONS_ZH = {
     QueryType.FACTUAL: "询问一份文档中的一个事实",
     QueryType.MULTI_HOP: "串联同一份文档中的两个或更多事实：问题给出一个事实，答案需要另一个事实",
@@ -81,21 +75,16 @@ def _schema_json(model) -> str:
 
 
 def _slot_description(config: Config, key: str) -> str:
-    """What the schema says of the slot a fact key fills (``events.0.date`` → ``events[].date``)."""
-    try:
-        schema = load_builtin_schema(config.domain, config.language)
-    except Exception:
-        return key
-    name = re.sub(r"\.\d+(?=\.|$)", "[]", key)
-    for section in schema.sections:
-        for slot in section.slots:
-            if slot.name == name:
-                return slot.description or key
-    return key
+    """What the domain's pack says of the slot a fact key fills (``events.0.date`` → ``events[].date``)."""
+    from dragonforge.registry import get_pack
+
+    return get_pack(config.domain).slot_description(key, config.language)
 
 
 def _genre(domain: str, language: str) -> str:
-    return GENRES.get((domain, language), domain)
+    from dragonforge.registry import get_pack
+
+    return get_pack(domain).genre(language)
 
 
 def _invented_numbers(text: str, config_texts: str) -> list[str]:

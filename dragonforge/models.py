@@ -13,14 +13,9 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 Language = Literal["en", "zh"]
 LANGUAGES: tuple[str, ...] = ("en", "zh")
+# The curated domains, built by default; every domain's label and entity field come from the
+# registry (dragonforge.registry).
 DOMAINS: tuple[str, ...] = ("finance", "law", "medical")
-DOMAIN_LABELS: dict[str, str] = {"finance": "Finance", "law": "Law", "medical": "Medical"}
-# The DRAGONBall field naming each document's main entity, by domain.
-ENTITY_FIELDS: dict[str, str] = {
-    "finance": "company_name",
-    "law": "court_name",
-    "medical": "hospital_patient_name",
-}
 UNANSWERABLE_ANSWER: dict[str, str] = {"en": "Unable to answer", "zh": "无法回答"}
 
 ValueKind = Literal[
@@ -225,7 +220,7 @@ class _Open(BaseModel):
 
 
 class DBDocument(_Open):
-    domain: Literal["Finance", "Law", "Medical"]
+    domain: str = Field(min_length=1)  # the pack's label: Finance, Law, Medical, Insurance ...
     language: Language
     doc_id: StrictInt  # "7" is not an id: validate and evaluate read records by the same rules
     content: str
@@ -250,7 +245,7 @@ class DBPrediction(_Open):
 
 
 class DBQuery(_Open):
-    domain: Literal["Finance", "Law", "Medical"]
+    domain: str = Field(min_length=1)
     language: Language
     query: DBQueryBody
     ground_truth: DBGroundTruth
@@ -278,6 +273,9 @@ class BuildParams(_Model):
     question_mix: dict[str, float] = Field(default_factory=lambda: dict(DEFAULT_QUESTION_MIX))
     engine: Literal["offline", "hybrid", "llm"] = "offline"
     llm: LLMIdentity | None = None
+    # genre packs among the domains: name -> sha256 of the pack's files (a changed pack is a
+    # different build; where the folder is does not matter)
+    packs: dict[str, str] = Field(default_factory=dict)
 
     def fingerprint(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
@@ -312,4 +310,6 @@ class Manifest(_Model):
     llm_usage: dict[str, dict[str, Any]] = Field(default_factory=dict)
     fallbacks: dict[str, int] = Field(default_factory=dict)
     files: list[FileEntry]
+    # domain key -> label, entity field, source (builtin, genre pack, plugin) and a pack's hash
+    domains: dict[str, dict[str, str]] = Field(default_factory=dict)
     created_with: str = "dragonforge build"

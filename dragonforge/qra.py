@@ -48,6 +48,8 @@ class QRATemplate(_Strict):
     compare: str | None = None  # comparison / time sequence: the fact key compared
     pick: Literal["max", "min"] = "max"  # the winner holds the max (or min) value
     absent: list[str] = Field(default_factory=list)  # unanswerable: terms no document states
+    sandboxed: bool = False  # compiled from a genre pack: rendered in Jinja's sandbox
+    unique: str | None = None  # a fact key whose value must name one document of the group (a bridge)
 
     @property
     def query_type(self) -> QueryType:
@@ -108,13 +110,13 @@ class _Candidate:
 
 def _single_doc_candidates(template: QRATemplate, config: Config, context: dict[str, Any]) -> list[_Candidate]:
     if template.foreach is None:
-        ok = template.when is None or evaluate(template.when, context)
+        ok = template.when is None or evaluate(template.when, context, template.sandboxed)
         return [_Candidate(template, (config,))] if ok else []
     items = context.get(template.foreach) or []
     out = []
     for i in range(len(items)):
         scope = _item_scope(context, template.foreach, i)
-        if template.when is None or evaluate(template.when, scope):
+        if template.when is None or evaluate(template.when, scope, template.sandboxed):
             out.append(_Candidate(template, (config,), i))
     return out
 
@@ -142,7 +144,11 @@ def generate_qra(
         return [], []
     domain, language = configs[0].domain, configs[0].language
     rng = rng_for(seed, "qra", domain, language)
-    pool_all = (templates or load_qra_templates(domain, language)).templates
+    if templates is None:
+        from dragonforge.registry import get_pack
+
+        templates = get_pack(domain).qra_templates(language)
+    pool_all = templates.templates
     contexts = {c.doc_id: config_context(c) for c in configs}
     quotas = allocate(total, mix)
     corpus = "\n".join(d.content for d in documents)
@@ -168,7 +174,7 @@ def generate_qra(
         for cand in candidates:
             if made >= quota:
                 break
-            result = _instantiate(cand, contexts, rng, corpus)
+            result = _instantiate(cand, contexts, rng, corpus, configs)
             if result is None:
                 continue
             if isinstance(result, Rejection):
@@ -232,7 +238,7 @@ def _pair_candidates(pool: list[QRATemplate], configs: list[Config], rng: random
 
 
 def _instantiate(cand: _Candidate, contexts: dict[int, dict[str, Any]], rng: random.Random,
-                 corpus: str) -> QRA | Rejection | None:
+                 corpus: str, group: list[Config] = ()) -> QRA | Rejection | None:  # type: ignore[assignment]
     t = cand.template
     qtype = t.query_type
     first = cand.configs[0]
@@ -241,7 +247,7 @@ def _instantiate(cand: _Candidate, contexts: dict[int, dict[str, Any]], rng: ran
         a, b = cand.configs
         scope: dict[str, Any] = {"a": contexts[a.doc_id], "b": contexts[b.doc_id]}
         bindings = {"a": a, "b": b}
-        if t.when and not evaluate(t.when, scope):
+        if t.when and not evaluate(t.when, scope, t.sandboxed):
             return None  # the template does not apply to this pair
         if t.compare:
             va, vb = _compared_value(a, t.compare), _compared_value(b, t.compare)
@@ -258,7 +264,12 @@ def _instantiate(cand: _Candidate, contexts: dict[int, dict[str, Any]], rng: ran
         if cand.item is not None:
             scope = _item_scope(scope, t.foreach, cand.item)
 
-    question = render(rng.choice(t.questions), scope)
+    if t.unique:
+        value = first.facts[t.unique].text if t.unique in first.facts else None
+        sharing = sum(1 for c in group if t.unique in c.facts and c.facts[t.unique].text == value)
+        if value is None or sharing > 1:
+            return _reject(cand, f"{t.unique} {value!r} names {sharing} documents, not one", None)
+    question = render(rng.choice(t.questions), scope, t.sandboxed)
     if qtype is QueryType.UNANSWERABLE:
         stated = [term for term in t.absent if _states_term(corpus, term)]
         if stated:
@@ -267,12 +278,12 @@ def _instantiate(cand: _Candidate, contexts: dict[int, dict[str, Any]], rng: ran
                    question=question, answer=UNANSWERABLE_ANSWER[first.language], doc_ids=[],
                    keypoints=[Keypoint(text=UNANSWERABLE_ANSWER[first.language])])
 
-    answer = render(t.answer, scope)
+    answer = render(t.answer, scope, t.sandboxed)
     facts = _bind_all(t.facts, cand, bindings, scope)
     keypoints = [
-        Keypoint(text=render(kp.text, scope), facts=_bind_all(kp.facts, cand, bindings, scope))
+        Keypoint(text=render(kp.text, scope, t.sandboxed), facts=_bind_all(kp.facts, cand, bindings, scope))
         for kp in t.keypoints
-        if kp.when is None or evaluate(kp.when, scope)
+        if kp.when is None or evaluate(kp.when, scope, t.sandboxed)
     ]
     doc_ids = [c.doc_id for c in cand.configs]
     return QRA(domain=first.domain, language=first.language, query_type=qtype, template=t.id,
@@ -325,7 +336,7 @@ def _bind(key: str, cand: _Candidate, bindings: dict[str, Config], scope: dict[s
     against the template scope (``a:events.{{ a.acq_index }}.date``), a ``role:`` prefix
     picks the document of a pair."""
     if "{{" in key:
-        key = render(key, scope)
+        key = render(key, scope, cand.template.sandboxed)
     if cand.item is not None:
         key = key.replace("{i}", str(cand.item))
     if ":" in key:

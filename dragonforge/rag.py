@@ -24,7 +24,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from dragonforge.llm import BudgetExceeded, LLMUnavailable, StructuredLLM
-from dragonforge.models import ENTITY_FIELDS, UNANSWERABLE_ANSWER
+from dragonforge.models import UNANSWERABLE_ANSWER
 from dragonforge.systems import Query, SystemAnswer
 
 # --- sentences ----------------------------------------------------------------------------------
@@ -98,8 +98,15 @@ class Chunk:
 
 
 def entity_of(document: dict) -> str:
-    """The document's main entity (company, court or patient), or '' when it names none."""
-    for name in ENTITY_FIELDS.values():
+    """The document's main entity (company, court, patient, policyholder ...), or '' when it
+    names none: its uniform ``entity`` field, else the entity field of its domain's pack."""
+    if document.get("entity"):
+        return str(document["entity"])
+    from dragonforge.registry import registry
+
+    pack = registry().by_label(str(document.get("domain", "")))
+    names = [pack.entity_field] if pack is not None else [p.entity_field for p in map(registry().get, registry().names())]
+    for name in names:
         if document.get(name):
             return str(document[name])
     return ""

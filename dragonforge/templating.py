@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import jinja2
+import jinja2.sandbox
 import yaml
 from pydantic import BaseModel
 
@@ -53,21 +54,28 @@ _ENV = jinja2.Environment(
     undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False,
     loader=_SourceLoader(), bytecode_cache=_bytecode_cache(), cache_size=0,
 )
+# Templates that come from a genre pack (a team's files, or a folder someone sent) render in
+# Jinja's sandbox: no attribute starting with _, no unsafe callables, so no way to Python's
+# internals. The project's own templates use the plain environment.
+_SANDBOX = jinja2.sandbox.ImmutableSandboxedEnvironment(
+    undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False,
+    loader=_SourceLoader(), cache_size=0,
+)
 _SPACES = re.compile(r"[ \t]+")
 
 
 @cache
-def compile_template(source: str) -> jinja2.Template:
+def compile_template(source: str, sandboxed: bool = False) -> jinja2.Template:
     try:
-        return _ENV.get_template(source)
+        return (_SANDBOX if sandboxed else _ENV).get_template(source)
     except jinja2.TemplateSyntaxError as exc:
         raise TemplateError(f"bad template {source!r}: {exc}") from exc
 
 
 @cache
-def compile_expression(source: str):
+def compile_expression(source: str, sandboxed: bool = False):
     try:
-        return _ENV.compile_expression(source, undefined_to_none=False)
+        return (_SANDBOX if sandboxed else _ENV).compile_expression(source, undefined_to_none=False)
     except jinja2.TemplateSyntaxError as exc:
         raise TemplateError(f"bad expression {source!r}: {exc}") from exc
 
@@ -79,18 +87,20 @@ def _context(template: jinja2.Template, context: dict[str, Any]) -> jinja2.runti
     return template.new_context(ChainMap(context, template.globals), shared=True)  # type: ignore[arg-type]
 
 
-def render(source: str, context: dict[str, Any]) -> str:
+def render(source: str, context: dict[str, Any], sandboxed: bool = False) -> str:
     try:
-        template = compile_template(source)
+        template = compile_template(source, sandboxed)
         text = template.environment.concat(template.root_render_func(_context(template, context)))
     except jinja2.UndefinedError as exc:
         raise TemplateError(f"template {source!r}: {exc}") from exc
+    except jinja2.sandbox.SecurityError as exc:
+        raise TemplateError(f"template {source!r} is refused by the sandbox: {exc}") from exc
     return _SPACES.sub(" ", text).strip()
 
 
-def evaluate(source: str, context: dict[str, Any]) -> Any:
+def evaluate(source: str, context: dict[str, Any], sandboxed: bool = False) -> Any:
     try:
-        expression = compile_expression(source)
+        expression = compile_expression(source, sandboxed)
         template = expression._template
         ctx = _context(template, context)
         for _ in template.root_render_func(ctx):
@@ -99,6 +109,8 @@ def evaluate(source: str, context: dict[str, Any]) -> Any:
         return None if expression._undefined_to_none and isinstance(result, jinja2.Undefined) else result
     except jinja2.UndefinedError as exc:
         raise TemplateError(f"expression {source!r}: {exc}") from exc
+    except jinja2.sandbox.SecurityError as exc:
+        raise TemplateError(f"expression {source!r} is refused by the sandbox: {exc}") from exc
 
 
 def nest(flat: dict[str, Any]) -> dict[str, Any]:

@@ -9,14 +9,13 @@ import polars as pl
 from pydantic import ValidationError
 
 from dragonforge.benchmark import MANIFEST
-from dragonforge.errors import first_error
+from dragonforge.errors import DragonforgeError, first_error
 from dragonforge.files import read_jsonl, sha256_file
 from dragonforge.models import (
-    DOMAIN_LABELS, ENTITY_FIELDS, UNANSWERABLE_ANSWER, DBDocument, DBQuery, Manifest, QueryType,
+    UNANSWERABLE_ANSWER, DBDocument, DBQuery, Manifest, QueryType,
 )
 from dragonforge.text import language_problem
 
-_DOMAIN_OF_LABEL = {label: key for key, label in DOMAIN_LABELS.items()}
 
 
 def validate_benchmark(out: Path) -> list[str]:
@@ -47,7 +46,8 @@ def validate_benchmark(out: Path) -> list[str]:
     if problems:
         return problems
 
-    docs, doc_problems = _check_documents(out / "documents.jsonl")
+    labels = _labels(manifest)
+    docs, doc_problems = _check_documents(out / "documents.jsonl", labels)
     problems += doc_problems
     queries, query_problems = _check_queries(out / "queries.jsonl", docs)
     problems += query_problems
@@ -56,7 +56,7 @@ def validate_benchmark(out: Path) -> list[str]:
         problems.append(f"manifest counts {manifest.documents} documents, documents.jsonl has {len(docs)}")
     if manifest.queries != len(queries):
         problems.append(f"manifest counts {manifest.queries} queries, queries.jsonl has {len(queries)}")
-    counted = Counter((_DOMAIN_OF_LABEL[q.domain], q.language, q.query.query_type.short) for q in queries)
+    counted = Counter((labels.get(q.domain, (q.domain, ""))[0], q.language, q.query.query_type.short) for q in queries)
     for domain, by_lang in manifest.counts.items():
         for language, by_type in by_lang.items():
             for qtype, n in by_type.items():
@@ -76,7 +76,7 @@ def validate_benchmark(out: Path) -> list[str]:
     return problems
 
 
-def _check_documents(path: Path) -> tuple[dict[int, DBDocument], list[str]]:
+def _check_documents(path: Path, labels: dict[str, tuple[str, str]]) -> tuple[dict[int, DBDocument], list[str]]:
     problems: list[str] = []
     docs: dict[int, DBDocument] = {}
     try:
@@ -93,9 +93,14 @@ def _check_documents(path: Path) -> tuple[dict[int, DBDocument], list[str]]:
         if doc.doc_id in docs:
             problems.append(f"{where}: duplicate doc_id {doc.doc_id}")
         docs[doc.doc_id] = doc
-        entity_field = ENTITY_FIELDS[_DOMAIN_OF_LABEL[doc.domain]]
-        if not (doc.model_extra or {}).get(entity_field):
+        extra = doc.model_extra or {}
+        if doc.domain not in labels:
+            problems.append(f"{where}: domain {doc.domain!r} is none of the manifest's ({', '.join(labels)})")
+        entity_field = labels.get(doc.domain, ("", ""))[1] or "entity"
+        if not extra.get(entity_field) and not extra.get("entity"):
             problems.append(f"{where}: missing {entity_field}")
+        elif "entity" in extra and entity_field in extra and extra["entity"] != extra[entity_field]:
+            problems.append(f"{where}: entity {extra['entity']!r} differs from {entity_field} {extra[entity_field]!r}")
         if not doc.content.strip():
             problems.append(f"{where}: empty content")
         elif problem := language_problem(doc.content, doc.language):
@@ -166,4 +171,21 @@ def _query_problems(q: DBQuery, docs: dict[int, DBDocument]) -> list[str]:
             out.append("multi-document question does not cite both documents")
     elif len(gt.doc_ids) != 1:
         out.append(f"single-document question lists {len(gt.doc_ids)} documents")
+    return out
+
+
+def _labels(manifest: Manifest) -> dict[str, tuple[str, str]]:
+    """Document label -> (domain key, entity field): from the manifest (which names every domain
+    of the build), else, for a benchmark written before manifests named them, the registry."""
+    if manifest.domains:
+        return {d["label"]: (key, d.get("entity_field", "")) for key, d in manifest.domains.items()}
+    from dragonforge.registry import get_pack
+
+    out = {}
+    for key in manifest.params.domains:
+        try:
+            pack = get_pack(key)
+        except DragonforgeError:
+            continue
+        out[pack.label] = (key, pack.entity_field)
     return out

@@ -17,7 +17,8 @@ import polars as pl
 import pytest
 
 from dragonforge.benchmark import check_output_dir
-from dragonforge.models import ENTITY_FIELDS, QueryType, BuildParams
+from dragonforge.models import QueryType, BuildParams
+from dragonforge.registry import get_pack
 from dragonforge.text import language_problem
 from dragonforge.validate import validate_benchmark
 
@@ -53,7 +54,7 @@ def test_default_domains_and_languages_build_a_valid_benchmark(built):
 def test_records_follow_the_dragonball_format_exactly(built):
     for doc in records(built / "documents.jsonl"):
         domain = {"Finance": "finance", "Law": "law", "Medical": "medical"}[doc["domain"]]
-        assert set(doc) == {"domain", "language", "doc_id", "content", ENTITY_FIELDS[domain]}
+        assert set(doc) == {"domain", "language", "doc_id", "content", get_pack(domain).entity_field, "entity"}
     for q in records(built / "queries.jsonl"):
         assert set(q) == {"domain", "language", "query", "ground_truth", "prediction"}
         assert set(q["query"]) == {"query_id", "query_type", "content"}

@@ -7,20 +7,15 @@ fill every slot of the domain's schema with one internally consistent set of fac
 
 from __future__ import annotations
 
-from importlib import import_module
-
-from dragonforge.models import DOMAINS, Config
+from dragonforge.models import Config
+from dragonforge.registry import get_pack
 from dragonforge.rng import derive_seed
 
 
 def make_config(domain: str, language: str, doc_id: int, index: int, seed: int) -> Config:
     """The ``index``-th config of a domain and language; its facts depend on the build seed
     and the index only, not on which other domains are built alongside."""
-    if domain not in DOMAINS:
-        raise ValueError(f"unknown domain {domain!r}")
-    module = import_module(f"dragonforge.domains.{domain}")
-    return module.make_config(doc_id=doc_id, language=language,
-                              seed=derive_seed(seed, "config", domain, language, index))
+    return get_pack(domain).make_config(language, doc_id, derive_seed(seed, "config", domain, language, index))
 
 
 def make_configs(domain: str, language: str, doc_ids: list[int], seed: int,

@@ -1,0 +1,1 @@
+"""Genre packs: domains described in YAML, generated without code."""

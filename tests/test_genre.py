@@ -1,0 +1,286 @@
+"""Genre packs: a domain written in YAML, built offline with no Python, through the real CLI.
+
+The checks of generated values parse the documents' text with their own small parser (labels
+from the pack's language file, amounts and dates read back from their written form), never
+the configs the generator drew, so a generator that wrote one value and recorded another fails.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+import yaml
+
+from dragonforge.validate import validate_benchmark
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKS = ROOT / "packs"
+INSURANCE = PACKS / "insurance_claim"
+ALL_TYPES = {"Factual Question", "Multi-hop Reasoning Question", "Summary Question",
+             "Multi-document Information Integration Question", "Multi-document Comparison Question",
+             "Multi-document Time Sequence Question", "Irrelevant Unsolvable Question"}
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "dragonforge.cli", *args], capture_output=True, text=True,
+                          cwd=cwd, timeout=300)
+
+
+def _records(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.fixture(scope="module")
+def insurance(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("genre") / "insurance"
+    proc = _cli("build", "--genre", str(INSURANCE), "--docs", "20", "--queries-per-doc", "10", "--out", str(out),
+                "--quiet", cwd=out.parent)
+    assert proc.returncode == 0, proc.stderr
+    return out
+
+
+def test_a_genre_pack_builds_a_valid_benchmark_of_every_question_type_in_both_languages(insurance):
+    assert validate_benchmark(insurance) == []
+    documents = _records(insurance / "documents.jsonl")
+    queries = _records(insurance / "queries.jsonl")
+    assert Counter((d["domain"], d["language"]) for d in documents) == {("Insurance", "en"): 20, ("Insurance", "zh"): 20}
+    for language in ("en", "zh"):
+        types = {q["query"]["query_type"] for q in queries if q["language"] == language}
+        manifest = json.loads((insurance / "manifest.json").read_text())
+        missing = ALL_TYPES - types
+        assert not missing or manifest["shortfall"], (language, missing)
+        assert types == ALL_TYPES, (language, missing)
+    by_id = {d["doc_id"]: d for d in documents}
+    for q in queries:
+        for ref in q["ground_truth"]["references"]:
+            assert any(ref in by_id[i]["content"] for i in q["ground_truth"]["doc_ids"]), (q["query"], ref)
+    # the pack's own entity field and the uniform one
+    assert all(d["policyholder_name"] == d["entity"] and d["entity"] for d in documents)
+
+
+def test_the_same_seed_gives_byte_identical_files(insurance, tmp_path):
+    again = tmp_path / "again"
+    proc = _cli("build", "--genre", str(INSURANCE), "--docs", "20", "--queries-per-doc", "10", "--out", str(again),
+                "--quiet", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    for name in ("documents.jsonl", "queries.jsonl", "configs.jsonl", "provenance.jsonl", "rejected.jsonl"):
+        assert (again / name).read_bytes() == (insurance / name).read_bytes(), name
+
+
+def test_a_pack_built_beside_a_curated_domain_gives_what_it_gives_alone(tmp_path):
+    mixed, alone = tmp_path / "mixed", tmp_path / "alone"
+    assert _cli("build", "--domains", "finance", "--genre", str(INSURANCE), "--docs", "5", "--out", str(mixed),
+                "--quiet", cwd=tmp_path).returncode == 0
+    assert _cli("build", "--genre", str(INSURANCE), "--docs", "5", "--out", str(alone), "--quiet",
+                cwd=tmp_path).returncode == 0
+    assert validate_benchmark(mixed) == []
+
+    def group(out: Path, label: str):
+        docs = [d for d in _records(out / "documents.jsonl") if d["domain"] == label]
+        order = {d["doc_id"]: i for i, d in enumerate(docs)}  # ids differ: documents by position
+        queries = [(q["query"]["query_type"], q["query"]["content"], q["ground_truth"]["content"],
+                    [order[i] for i in q["ground_truth"]["doc_ids"]], q["ground_truth"]["references"],
+                    q["ground_truth"]["keypoints"])
+                   for q in _records(out / "queries.jsonl") if q["domain"] == label]
+        return [(d["language"], d["content"]) for d in docs], queries
+
+    assert group(mixed, "Insurance") == group(alone, "Insurance")
+    assert {d["domain"] for d in _records(mixed / "documents.jsonl")} == {"Finance", "Insurance"}
+
+
+# --- values read back from the text -----------------------------------------------------------------
+
+_MONTHS = {m: i for i, m in enumerate(["January", "February", "March", "April", "May", "June", "July", "August",
+                                      "September", "October", "November", "December"], 1)}
+
+
+def _money(text: str) -> float:
+    text = text.strip().rstrip("。.")
+    m = re.fullmatch(r"\$([\d,]+(?:\.\d+)?)(?: (million|billion))?", text)
+    if m:
+        return float(m.group(1).replace(",", "")) * {None: 1, "million": 1e6, "billion": 1e9}[m.group(2)]
+    m = re.fullmatch(r"([\d,]+(?:\.\d+)?)(万|亿)?元", text)
+    assert m, f"not an amount: {text!r}"
+    return float(m.group(1).replace(",", "")) * {None: 1, "万": 1e4, "亿": 1e8}[m.group(2)]
+
+
+def _date(text: str) -> dt.date:
+    text = text.strip().rstrip("。.")
+    m = re.fullmatch(r"(\w+) (\d{1,2}), (\d{4})", text)
+    if m:
+        return dt.date(int(m.group(3)), _MONTHS[m.group(1)], int(m.group(2)))
+    m = re.fullmatch(r"(\d{4})年(\d{1,2})月(\d{1,2})日", text)
+    assert m, f"not a date: {text!r}"
+    return dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+
+
+def _labelled(content: str, labels: list[str]) -> list[str]:
+    """Values of ``Label: value`` lines for any of the labels."""
+    found = []
+    for line in content.splitlines():
+        for label in labels:
+            for sep in (": ", "："):
+                if line.startswith(label + sep):
+                    found.append(line[len(label + sep):])
+    return found
+
+
+def test_values_read_back_from_the_text_satisfy_the_constraints_and_totals_add_up(insurance):
+    for language in ("en", "zh"):
+        text = yaml.safe_load((INSURANCE / f"{language}.yaml").read_text(encoding="utf-8"))["slots"]
+        section = {"en": ("Damage Assessment", "Assessment of Loss", "Quantum"),
+                   "zh": ("损失核定", "定损明细", "损失金额核定")}[language]
+        for doc in (d for d in _records(insurance / "documents.jsonl") if d["language"] == language):
+            content = doc["content"]
+            [total] = _labelled(content, text["total_loss"]["labels"])
+            [deductible] = _labelled(content, text["deductible"]["labels"])
+            [net] = _labelled(content, text["net_payable"]["labels"])
+            # the item lines: between the assessment heading and the total line
+            block = next(b for b in content.split("\n\n") if b.splitlines()[0].endswith(section))
+            items = [line.split("：" if language == "zh" else ": ", 1)[1] for line in block.splitlines()[1:]
+                     if not any(line.startswith(lab) for key in ("total_loss", "deductible", "net_payable")
+                                for lab in text[key]["labels"])]
+            assert 2 <= len(items) <= 5, block
+            assert abs(sum(map(_money, items)) - _money(total)) < 0.01, block
+            assert abs(_money(total) - _money(deductible) - _money(net)) < 0.01, block
+            assert _money(net) > 0
+            [loss] = _labelled(content, text["loss_date"]["labels"])
+            [reported] = _labelled(content, text["reported_date"]["labels"])
+            [inspected] = _labelled(content, text["inspection_date"]["labels"])
+            assert _date(loss) <= _date(reported) <= _date(loss) + dt.timedelta(days=6)
+            assert _date(reported) < _date(inspected)
+
+
+def test_a_hundred_documents_of_a_pack_are_diverse(tmp_path):
+    """Open slots (names, addresses, codes) take a value of their own in nearly every document;
+    the entity is unique; and no two documents share half their lines. A document has about 20
+    lines, 4 to 6 of which come from closed pools of 4 to 12 values (claim type, cause, item
+    names, recommendation): two documents sharing half their lines would mean the open values
+    repeat, which is what a generator that ignored its seed would do."""
+    out = tmp_path / "hundred"
+    proc = _cli("build", "--genre", str(INSURANCE), "--languages", "en", "--docs", "100", "--queries-per-doc", "1",
+                "--out", str(out), "--quiet", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    documents = _records(out / "documents.jsonl")
+    assert len({d["entity"] for d in documents}) == 100
+    text = yaml.safe_load((INSURANCE / "en.yaml").read_text(encoding="utf-8"))["slots"]
+    for slot in ("claim_number", "policy_number", "property_address", "adjuster"):
+        values = [v for d in documents for v in _labelled(d["content"], text[slot]["labels"])]
+        assert len(values) == 100 and len(set(values)) >= 95, (slot, len(set(values)))
+    lines = [set(d["content"].splitlines()[1:]) for d in documents]
+    overlap = max(len(a & b) / min(len(a), len(b)) for a, b in combinations(lines, 2))
+    assert overlap < 0.5, overlap
+
+
+def test_the_manifest_records_the_pack_and_a_changed_pack_is_a_different_build(insurance, tmp_path):
+    manifest = json.loads((insurance / "manifest.json").read_text())
+    assert manifest["domains"]["insurance_claim"]["label"] == "Insurance"
+    sha = manifest["params"]["packs"]["insurance_claim"]
+    assert manifest["domains"]["insurance_claim"]["sha256"] == sha and len(sha) == 64
+    pack = tmp_path / "pack"
+    shutil.copytree(INSURANCE, pack)
+    out = tmp_path / "out"
+    assert _cli("build", "--genre", str(pack), "--docs", "2", "--out", str(out), "--quiet",
+                cwd=tmp_path).returncode == 0
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file() and ".dragonforge" not in p.parts}
+    genre = pack / "genre.yaml"
+    genre.write_text(genre.read_text().replace("range: [250, 5000], round: 250", "range: [500, 5000], round: 500"))
+    proc = _cli("build", "--genre", str(pack), "--docs", "2", "--out", str(out), "--quiet", cwd=tmp_path)
+    assert proc.returncode != 0 and "different" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file() and ".dragonforge" not in p.parts} == before
+
+
+# --- bad packs ------------------------------------------------------------------------------------
+
+
+def _broken(tmp_path: Path, file: str, old: str, new: str) -> Path:
+    pack = tmp_path / "pack"
+    shutil.copytree(INSURANCE, pack)
+    path = pack / file
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return pack
+
+
+@pytest.mark.parametrize("file, old, new, words", [
+    ("genre.yaml", "repair_days:    {kind: duration", "repair_days:    {kind: durations",
+     ["genre.yaml:", "slots.repair_days.kind", "Input should be"]),
+    ("genre.yaml", '"total_loss < sum_insured"', '"total_loss > sum_insured * 100"',
+     ["the loss stays below the sum insured", "200 draws"]),
+    ("genre.yaml", "slots: [sum_insured, repair_days, finding, recommendation]",
+     "slots: [sum_insured, finding, recommendation]", ["genre.yaml:", "repair_days", "stated by no section"]),
+    ("genre.yaml", 'deductible:     {kind: money, range: [250, 5000], round: 250}',
+     'deductible:     {kind: money, derived: "net_payable - total_loss"}', ["cycle", "deductible"]),
+    ("en.yaml", "anchor: \"the claim of {{ policyholder }}\"", "anchor: [the claim of",
+     ["en.yaml:", "broken YAML"]),
+    ("en.yaml", 'anchor: "the claim of {{ policyholder }}"',
+     "anchor: \"{{ policyholder.__class__.__mro__[1].__subclasses__() }}\"", ["en.yaml", "unsafe"]),
+])
+def test_a_bad_pack_is_refused_in_one_line_before_anything_is_written(tmp_path, file, old, new, words):
+    pack = _broken(tmp_path, file, old, new)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "mine.txt").write_text("kept")
+    proc = _cli("build", "--genre", str(pack), "--docs", "3", "--out", str(out), cwd=tmp_path)
+    assert proc.returncode != 0
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+    assert sorted(p.name for p in out.iterdir()) == ["mine.txt"]
+
+
+def test_check_genre_reports_what_a_pack_gives_and_what_it_cannot(tmp_path):
+    proc = _cli("check-genre", str(INSURANCE), "--samples", "40", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = proc.stdout
+    assert "40 documents drawn and rendered" in out and out.strip().endswith("ok")
+    for short in ("factual", "multi_hop", "summary", "integration", "comparison", "time_sequence", "unanswerable"):
+        assert re.search(rf"en: .*\b{short} [1-9]", out), short
+    # a pack without numbers or dates says which types it cannot give, and why
+    pack = tmp_path / "plain"
+    shutil.copytree(INSURANCE, pack)
+    genre = yaml.safe_load((pack / "genre.yaml").read_text())
+    genre["questions"] = {"comparable": [], "ordered": []}
+    (pack / "genre.yaml").write_text(yaml.safe_dump(genre, allow_unicode=True))
+    proc = _cli("check-genre", str(pack), "--samples", "10", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "no comparison questions: no numeric slot" in proc.stdout
+    assert "no time_sequence questions: no date" in proc.stdout
+
+
+def test_an_installed_plugin_registers_its_pack_through_the_entry_point_group(tmp_path):
+    """A package installed with an entry point in ``dragonforge.packs`` adds a domain that
+    ``--domains`` accepts, without --genre."""
+    pack = tmp_path / "pack"
+    shutil.copytree(INSURANCE, pack)
+    genre = pack / "genre.yaml"
+    genre.write_text(genre.read_text().replace("name: insurance_claim", "name: marine_claim")
+                     .replace("label: Insurance", "label: Marine"))
+    site = tmp_path / "site"
+    (site / "marine_plugin-1.0.dist-info").mkdir(parents=True)
+    (site / "marine_plugin-1.0.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: marine-plugin\n"
+                                                                     "Version: 1.0\n")
+    (site / "marine_plugin-1.0.dist-info" / "entry_points.txt").write_text(
+        "[dragonforge.packs]\nmarine = marine_plugin:pack\n")
+    (site / "marine_plugin.py").write_text(
+        "from pathlib import Path\nfrom dragonforge.genre.pack import load_genre\n\n"
+        f"def pack():\n    return load_genre(Path({str(pack)!r}))\n")
+    out = tmp_path / "out"
+    env = {**__import__("os").environ, "PYTHONPATH": str(site)}
+    proc = subprocess.run([sys.executable, "-m", "dragonforge.cli", "build", "--domains", "marine_claim,law",
+                           "--docs", "2", "--out", str(out), "--quiet"], capture_output=True, text=True, cwd=tmp_path,
+                          env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert {d["domain"] for d in _records(out / "documents.jsonl")} == {"Marine", "Law"}
+    assert validate_benchmark(out) == []
