@@ -240,3 +240,25 @@ def iter_jsonl(path: Path, *, name: str | None = None, skip_bad: bool = False,
 def read_jsonl(path: Path, *, skip_bad: bool = False) -> list[tuple[int, Any]]:
     """(line number, parsed object) pairs; a line that is not JSON raises ValueError naming it."""
     return list(iter_jsonl(path, skip_bad=skip_bad))
+
+
+def read_text_file(path: Path, limit: int, noun: str, hint: str = "") -> str:
+    """A small UTF-8 text file a user gave (a seed, a genre pack file): anything else is one
+    ``InputError`` line naming ``noun`` and the path."""
+    from dragonforge.errors import InputError
+
+    if not path.exists():
+        raise InputError(f"{noun} {path} does not exist")
+    if path.is_dir():
+        raise InputError(f"{noun} {path} is a directory; pass the files inside it")
+    if not path.is_file():
+        raise InputError(f"{noun} {path} is not a regular file (a device, a pipe or a socket)")
+    try:
+        if path.stat().st_size > limit:
+            size = f"{limit >> 20} MiB" if limit >= 1 << 20 else f"{limit >> 10} KiB"
+            raise InputError(f"{noun} {path} is larger than {size}{'; ' + hint if hint else ''}")
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"{noun} {path} is not UTF-8 text") from None
+    except OSError as exc:
+        raise InputError(f"{noun} {path} cannot be read: {exc.strerror or exc}") from None

@@ -18,6 +18,7 @@ from pathlib import Path
 import yaml
 
 from dragonforge.errors import InputError
+from dragonforge.files import read_text_file
 from dragonforge.models import DomainSchema, SectionSpec, SlotSpec
 from dragonforge.resources import resource_dir
 from dragonforge.text import cjk_count, detect_language
@@ -153,20 +154,7 @@ def read_seed_files(paths: list[Path], language: str) -> list[tuple[Path, str]]:
         raise InputError("no seed files given")
     texts = []
     for path in paths:
-        if not path.exists():
-            raise InputError(f"seed file {path} does not exist")
-        if path.is_dir():
-            raise InputError(f"seed file {path} is a directory; pass the files inside it")
-        if not path.is_file():
-            raise InputError(f"seed file {path} is not a regular file (a device, a pipe or a socket)")
-        try:
-            if path.stat().st_size > MAX_SEED_BYTES:
-                raise InputError(f"seed file {path} is larger than {MAX_SEED_BYTES >> 20} MiB; a seed is one document")
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            raise InputError(f"seed file {path} is not UTF-8 text") from None
-        except OSError as exc:
-            raise InputError(f"seed file {path} cannot be read: {exc.strerror}") from None
+        text = read_text_file(path, MAX_SEED_BYTES, "seed file", "a seed is one document")
         if not text.strip():
             raise InputError(f"seed file {path} is empty")
         found = detect_language(text)

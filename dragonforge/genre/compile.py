@@ -407,37 +407,34 @@ def _multi_document(u: Units, add, top_level: list[str], sentence) -> None:
     W, Lo = "{{ winner.anchor }}", "{{ loser.anchor }}"
     words = {"duration": (("longer", "更长"), ("shorter", "更短")),
              "count": (("larger", "更多"), ("smaller", "更少")), "quantity": (("larger", "更多"), ("smaller", "更少"))}
-    for key in comparable:
-        L = lit(u.label(key))
+    def pair(qtype: str, key: str, pick: str, questions: list[str], verdict: str, kp_l: str) -> None:
+        """A comparison or time-sequence template: the verdict states the winner's value, the
+        second keypoint the loser's."""
         when = " and ".join(w for w in (u.present(key, "a."), u.present(key, "b.")) if w) or None
-        more, less = words.get(u.slot(key).kind, (("higher", "更高"), ("lower", "更低")))
-        for pick, (word_en, word_zh) in (("max", more), ("min", less)):
-            if zh:
-                questions = [f"{A}和{B}相比，哪一个的{L}{word_zh}？"]
-                verdict = f"{W}的{L}{word_zh}，为{{{{ winner.{key} }}}}。"
-                kp_l = f"{Lo}的{L}为{{{{ loser.{key} }}}}。"
-            else:
-                questions = [f"Which had the {word_en} {L}: {A} or {B}?"]
-                verdict = sentence(f"{W} had the {word_en} {L}, {{{{ winner.{key} }}}}.")
-                kp_l = sentence(f"the {L} of {Lo} was {{{{ loser.{key} }}}}.")
-            add(id=f"{spec.name}.comparison.{key}.{pick}", type="comparison", questions=questions, compare=key,
-                pick=pick, when=when, answer=(verdict + kp_l) if zh else f"{verdict} {kp_l}",
-                facts=[f"winner:{key}", f"loser:{key}"],
-                keypoints=[KeypointTemplate(text=verdict, facts=[f"winner:{key}"]),
-                           KeypointTemplate(text=kp_l, facts=[f"loser:{key}"])])
-    for key in ordered:
-        L = lit(u.label(key))
-        when = " and ".join(w for w in (u.present(key, "a."), u.present(key, "b.")) if w) or None
-        if zh:
-            questions = [f"{A}的{L}和{B}的{L}，哪一个在前？"]
-            verdict = f"{W}的{L}在前，为{{{{ winner.{key} }}}}。"
-            kp_l = f"{Lo}的{L}为{{{{ loser.{key} }}}}。"
-        else:
-            questions = [f"Which came first: the {L} of {A} or the {L} of {B}?"]
-            verdict = sentence(f"the {L} of {W}, {{{{ winner.{key} }}}}, came first.")
-            kp_l = sentence(f"the {L} of {Lo} was {{{{ loser.{key} }}}}.")
-        add(id=f"{spec.name}.time_sequence.{key}", type="time_sequence", questions=questions, compare=key,
-            pick="min", when=when, answer=(verdict + kp_l) if zh else f"{verdict} {kp_l}",
+        suffix = f".{pick}" if qtype == "comparison" else ""
+        add(id=f"{spec.name}.{qtype}.{key}{suffix}", type=qtype, questions=questions, compare=key, pick=pick,
+            when=when, answer=(verdict + kp_l) if zh else f"{verdict} {kp_l}",
             facts=[f"winner:{key}", f"loser:{key}"],
             keypoints=[KeypointTemplate(text=verdict, facts=[f"winner:{key}"]),
                        KeypointTemplate(text=kp_l, facts=[f"loser:{key}"])])
+
+    for key in comparable:
+        L = lit(u.label(key))
+        loser = f"{Lo}的{L}为{{{{ loser.{key} }}}}。" if zh else sentence(f"the {L} of {Lo} was {{{{ loser.{key} }}}}.")
+        more, less = words.get(u.slot(key).kind, (("higher", "更高"), ("lower", "更低")))
+        for pick, (word_en, word_zh) in (("max", more), ("min", less)):
+            if zh:
+                pair("comparison", key, pick, [f"{A}和{B}相比，哪一个的{L}{word_zh}？"],
+                     f"{W}的{L}{word_zh}，为{{{{ winner.{key} }}}}。", loser)
+            else:
+                pair("comparison", key, pick, [f"Which had the {word_en} {L}: {A} or {B}?"],
+                     sentence(f"{W} had the {word_en} {L}, {{{{ winner.{key} }}}}."), loser)
+    for key in ordered:
+        L = lit(u.label(key))
+        loser = f"{Lo}的{L}为{{{{ loser.{key} }}}}。" if zh else sentence(f"the {L} of {Lo} was {{{{ loser.{key} }}}}.")
+        if zh:
+            pair("time_sequence", key, "min", [f"{A}的{L}和{B}的{L}，哪一个在前？"],
+                 f"{W}的{L}在前，为{{{{ winner.{key} }}}}。", loser)
+        else:
+            pair("time_sequence", key, "min", [f"Which came first: the {L} of {A} or the {L} of {B}?"],
+                 sentence(f"the {L} of {W}, {{{{ winner.{key} }}}}, came first."), loser)

@@ -111,21 +111,16 @@ def _plain_number(x: float, decimals: int, language: str) -> str:
 def format_money(amount: float, language: str, currency: str | None, style: str | None, decimals: int) -> str:
     """Money as the language writes it: ``$1.25 million`` / ``$350,000`` or ``125万元`` /
     ``8,600元``, scaled only where the scaled form is exact (``style: plain`` never scales)."""
-    if language == "zh":
-        unit = currency or "元"
-        if style != "plain":
-            for scale, word, places in ((1e8, "亿", 4), (1e4, "万", 2)):
-                scaled = amount / scale
-                if amount >= scale and abs(round(scaled, places) - scaled) < 1e-9 * max(1.0, scaled):
-                    return f"{_trim(scaled, places)}{word}{unit}"
-        return f"{_plain_number(amount, decimals, language)}{unit}"
-    symbol = currency or "$"
-    if style != "plain":
-        for scale, word, places in ((1e9, "billion", 3), (1e6, "million", 2)):
-            scaled = amount / scale
-            if amount >= scale and abs(round(scaled, places) - scaled) < 1e-9 * max(1.0, scaled):
-                return f"{symbol}{_trim(scaled, places)} {word}"
-    return f"{symbol}{_plain_number(amount, decimals, language)}"
+    zh = language == "zh"
+    unit = currency or ("元" if zh else "$")
+    scales = ((1e8, "亿", 4), (1e4, "万", 2)) if zh else ((1e9, " billion", 3), (1e6, " million", 2))
+    for scale, word, places in (scales if style != "plain" else ()):
+        scaled = amount / scale
+        if amount >= scale and abs(round(scaled, places) - scaled) < 1e-9 * max(1.0, scaled):
+            number = _trim(scaled, places) + word
+            return f"{number}{unit}" if zh else f"{unit}{number}"
+    number = _plain_number(amount, decimals, language)
+    return f"{number}{unit}" if zh else f"{unit}{number}"
 
 
 def _trim(x: float, places: int) -> str:

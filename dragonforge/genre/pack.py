@@ -17,6 +17,7 @@ import yaml
 from pydantic import ValidationError
 
 from dragonforge.errors import InputError, TemplateError
+from dragonforge.files import read_text_file
 from dragonforge.genre.interpret import Genre, make_config, names_in, slot_order
 from dragonforge.genre.model import GenreSpec, LanguageSpec
 from dragonforge.models import LANGUAGES, Config, DomainSchema, SectionSpec, SlotSpec
@@ -32,13 +33,9 @@ class PackError(InputError):
 
 def _read(path: Path) -> tuple[Any, yaml.Node | None]:
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise PackError(f"{path}: larger than {MAX_FILE_BYTES // 1024} KiB; a genre file is a short description")
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise PackError(f"{path}: not UTF-8 text") from None
-    except OSError as exc:
-        raise PackError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+        text = read_text_file(path, MAX_FILE_BYTES, "genre pack file", "a genre file is a short description")
+    except InputError as exc:
+        raise PackError(str(exc)) from None
     try:
         node = yaml.compose(text, Loader=SafeLoader)  # noqa: S506 (a safe loader)
         data = yaml.load(text, Loader=SafeLoader)  # noqa: S506
