@@ -284,3 +284,58 @@ def test_an_installed_plugin_registers_its_pack_through_the_entry_point_group(tm
     assert proc.returncode == 0, proc.stderr
     assert {d["domain"] for d in _records(out / "documents.jsonl")} == {"Marine", "Law"}
     assert validate_benchmark(out) == []
+
+
+@pytest.mark.parametrize("pack", ["insurance_claim", "incident_postmortem"])
+def test_the_shipped_seeds_teach_form_only_no_seed_value_or_sentence_reaches_a_document(pack, tmp_path):
+    """The packs were written beside their seeds; nothing distinctive of a seed (an English run
+    of 8 words, a Chinese run of 15 characters, a code or an amount with digits) may appear in
+    what the pack generates."""
+    out = tmp_path / "out"
+    assert _cli("build", "--genre", str(PACKS / pack), "--docs", "30", "--queries-per-doc", "2", "--out", str(out),
+                "--quiet", cwd=tmp_path).returncode == 0
+    corpus = "\n".join(d["content"] for d in _records(out / "documents.jsonl"))
+    def eight_grams(text: str) -> set[str]:  # within a line: a heading above a label line is form
+        return {" ".join(w[i:i + 8]) for line in text.splitlines() if (w := re.findall(r"\w+", line))
+                for i in range(len(w) - 7)}
+
+    grams = eight_grams(corpus)
+    for seed in sorted((ROOT / "seeds" / pack).rglob("*.txt")):
+        text = seed.read_text(encoding="utf-8")
+        leaked = sorted(g for g in eight_grams(text) & grams if re.search(r"[A-Za-z]", g))
+        assert not leaked, (seed.name, leaked[:3])
+        corpus_cjk = "\n".join(re.sub(r"[^\u4e00-\u9fff]", "", line) for line in corpus.splitlines())
+        runs = [c[i:i + 15] for line in text.splitlines() if (c := re.sub(r"[^\u4e00-\u9fff]", "", line))
+                for i in range(len(c) - 14) if c[i:i + 15] in corpus_cjk]
+        assert not runs, (seed.name, runs[:3])
+        codes = re.findall(r"[A-Z]{2,}-[A-Z0-9-]*\d{3,}", text)
+        amounts = [a for a in re.findall(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", text)
+                   if float(a.replace(",", "")) % 100]  # round amounts ($2,500) are no one's secret
+        # values are drawn, never copied: no seed code in the output, no seed amount in the pack
+        # (a drawn amount may equal a seed's by chance; the leak lint of a build is issue 11's)
+        pack_text = "\n".join(p.read_text(encoding="utf-8") for p in (PACKS / pack).glob("*.yaml"))
+        for token in set(codes):
+            assert token not in corpus, (seed.name, token)
+        for token in set(amounts + codes):
+            assert not re.search(rf"(?<![\d,]){re.escape(token)}(?![\d,])", pack_text), (seed.name, token)
+
+
+def test_the_postmortem_pack_builds_every_type_and_its_timeline_reads_in_order(tmp_path):
+    out = tmp_path / "postmortem"
+    proc = _cli("build", "--genre", str(PACKS / "incident_postmortem"), "--docs", "20", "--queries-per-doc", "10",
+                "--out", str(out), "--quiet", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert validate_benchmark(out) == []
+    queries = _records(out / "queries.jsonl")
+    for language in ("en", "zh"):
+        assert {q["query"]["query_type"] for q in queries if q["language"] == language} == ALL_TYPES
+    for doc in _records(out / "documents.jsonl"):
+        pattern = r"^\+(\d+) min: " if doc["language"] == "en" else r"^第(\d+)分钟："
+        minutes = [int(m) for m in re.findall(pattern, doc["content"], re.MULTILINE)]
+        assert 3 <= len(minutes) <= 5 and minutes == sorted(minutes), doc["content"]
+        # the time to detect is shorter than the outage (a constraint), both read from the text
+        detect = re.search(r"(?:Time to detect|Detection delay|发现耗时|故障发现时长)[:：] ?(\d+)", doc["content"])
+        outage = re.search(r"(?:duration of the outage|outage duration|故障持续时长|服务中断时长)\D{0,12}?(\d[\d,]*)",
+                           doc["content"])
+        assert detect and outage, doc["content"]
+        assert int(detect.group(1)) < int(outage.group(1).replace(",", ""))

@@ -274,6 +274,7 @@ def _multi_hop(u: Units, add, top_level: list[str], sentence) -> None:
             elif u.slot(bridge).kind == "person":
                 questions = [f"In the {genre} whose {B} is {{{{ {bridge} }}}}, what was the {T}?"]
                 first = f"{{{{ {bridge} }}}} was the {B} of {anchor}."
+                second = f"Its {T} was {value}."
             else:
                 questions = [f"In the {genre} whose {B} is {{{{ {bridge} }}}}, what was the {T}?"]
                 first = sentence(f"the {B} {{{{ {bridge} }}}} belongs to {anchor}.")
