@@ -52,6 +52,9 @@ class SectionTemplate(_Strict):
     titles: list[str]
     paragraphs: list[ParagraphTemplate]
     when: str | None = None
+    # lines: a form's labelled lines, records, a timeline or a list, one unit per line; the LLM
+    # engines keep them as the rules wrote them (they write prose, never a form's structure)
+    layout: Literal["prose", "lines"] = "prose"
 
 
 class DocumentTemplate(_Strict):

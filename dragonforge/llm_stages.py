@@ -150,8 +150,14 @@ async def write_document_llm(llm: StructuredLLM, config: Config, seed: int, fall
     """Each section written by the LLM from its facts, with the plan and a summary so sections
     agree; sentences whose claims do not check out are dropped, and facts left unstated are
     filled in with the template's sentences, so provenance stays exact."""
+    from dragonforge.registry import get_pack
+
     plan = write_document(config, seed)  # the rule-based document: section plan and fallback sentences
     sections = list(plan.headings.items())
+    template = get_pack(config.domain).document_template(config.language)
+    lines = {s.id for s in template.sections if s.layout == "lines"}
+    # the rule-written block of each section (heading, then its lines), in order
+    planned_blocks = dict(zip(plan.headings, plan.content.split("\n\n")[1:]))
     summary_keys = list(config.facts)[:12]
     summary = "\n".join(f"- {config.facts[k].text}" for k in summary_keys)
     all_texts = " ".join(f.text for f in config.facts.values())
@@ -159,8 +165,8 @@ async def write_document_llm(llm: StructuredLLM, config: Config, seed: int, fall
     async def one(section_id: str, heading: str) -> list[Sentence]:
         planned = [s for s in plan.sentences if s.section == section_id]
         keys = list(dict.fromkeys(k for s in planned for k in s.facts))
-        if not keys:
-            return planned  # a section of boilerplate only: the template's prose stands
+        if not keys or section_id in lines:
+            return planned  # boilerplate only, or a form's lines: the template's text stands
         messages = render_prompt(
             "section", config.language, domain=config.domain,
             genre=_genre(config.domain, config.language), title=plan.title, sections=[h for _, h in sections],
@@ -191,7 +197,7 @@ async def write_document_llm(llm: StructuredLLM, config: Config, seed: int, fall
     for (sid, heading), body in zip(sections, bodies):
         if body:
             sentences += body
-            blocks.append(heading + "\n" + joiner.join(s.text for s in body))
+            blocks.append(planned_blocks[sid] if sid in lines else heading + "\n" + joiner.join(s.text for s in body))
     return plan.model_copy(update={"content": "\n\n".join(blocks), "sentences": sentences})
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -163,3 +164,28 @@ def test_dense_retrieval_llm_generator_llm_judge_and_ragas_metrics_run_against_t
     assert scores["counts"]["llm_metric_failures"] == sum(len(r["llm_failures"]) for r in records)
     assert {"judge", "rag_answer"} <= set(scores["llm_usage"])
     assert SECRET not in (out / "per_query.jsonl").read_text()
+
+
+def test_an_llm_build_of_a_genre_pack_completes_validates_and_accounts_for_every_rejection(llama_server, tmp_path):
+    """--engine llm on a genre pack: the model fills narrative slots, writes the prose sections
+    and drafts the questions; the form's lines (fields, records) stay as the rules wrote them."""
+    out = tmp_path / "pack"
+    pack = Path(__file__).resolve().parent.parent / "packs" / "insurance_claim"
+    proc = subprocess.run([sys.executable, "-m", "dragonforge.cli", "build", "--genre", str(pack), "--engine", "llm",
+                           "--base-url", llama_server.base_url, "--model", llama_server.model, "--docs", "2",
+                           "--languages", "en", "--queries-per-doc", "1", "--max-tokens", "128", "--concurrency", "2",
+                           "--out", str(out)], env=_env(tmp_path), cwd=tmp_path, capture_output=True, text=True,
+                          timeout=900)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert validate_benchmark(out) == []
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["engine"] == "llm" and manifest["domains"]["insurance_claim"]["label"] == "Insurance"
+    assert sum(u["calls"] for by_model in manifest["llm_usage"].values() for u in by_model.values()) > 0
+    rejected = [json.loads(line) for line in (out / "rejected.jsonl").read_text().splitlines()]
+    assert manifest["rejected"] == len(rejected) and all(r["reason"] for r in rejected)
+    assert set(manifest["fallbacks"]) <= {"narrative", "section", "refine", "references"}
+    documents = [json.loads(line) for line in (out / "documents.jsonl").read_text().splitlines()]
+    for doc in documents:
+        assert doc["domain"] == "Insurance" and doc["policyholder_name"] == doc["entity"]
+        # the claim details are the rules' labelled lines, one per line, whatever the model wrote
+        assert re.search(r"^(?:Claim number|Claim No\.|Claim reference): CLM-\d{4}-\d{6}$", doc["content"], re.M)

@@ -143,7 +143,8 @@ def document_template(genre: Genre, language: str) -> DocumentTemplate:
                 sentences.append(SentenceTemplate(variants=variants, facts=keys, when=u.present(key)))
             paragraphs.append(ParagraphTemplate(sentences=sentences))
         when = f"show_{section.id}" if section.presence < 1 else None
-        sections.append(SectionTemplate(id=section.id, titles=titles, paragraphs=paragraphs, when=when))
+        sections.append(SectionTemplate(id=section.id, titles=titles, paragraphs=paragraphs, when=when,
+                                        layout="prose" if section.layout == "prose" else "lines"))
     return DocumentTemplate(domain=genre.spec.name, language=language, titles=u.text.titles, sections=sections,
                             sandboxed=True, rng_by="config")
 
