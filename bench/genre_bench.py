@@ -53,7 +53,7 @@ def main() -> None:
                 manifest = json.loads((out / "manifest.json").read_text())
                 name = f"{pack} ({languages})"
                 results[name] = {
-                    "command": " ".join(["dragonforge", *cmd[1:-3], "--out", "DIR", "--quiet"]),
+                    "command": " ".join(["dragonforge", *cmd[1:-3], "--out", "DIR", "--quiet"]).replace(f"{ROOT}/", ""),
                     "documents": manifest["documents"], "queries": manifest["queries"],
                     "median_wall_s": round(statistics.median(walls), 2), "walls_s": [round(w, 2) for w in walls],
                     "peak_rss_mib": round(max(rss), 1), "identical_across_runs": len(digests) == 1,
