@@ -339,3 +339,112 @@ def test_the_postmortem_pack_builds_every_type_and_its_timeline_reads_in_order(t
                            doc["content"])
         assert detect and outage, doc["content"]
         assert int(detect.group(1)) < int(outage.group(1).replace(",", ""))
+
+
+_EVERY_KIND = {
+    "genre.yaml": """
+name: site_survey
+label: Survey
+entity: {slot: site, field: site_name}
+slots:
+  site: {kind: party, mix: {organisation: 1.0}}
+  surveyor: {kind: person}
+  town: {kind: place}
+  address: {kind: address}
+  ref: {kind: code, pattern: "SV-{year:visit}-###"}
+  visit: {kind: datetime, window: [2022-01-01, 2024-12-31]}
+  survey_date: {kind: date, window: [2022-01-01, 2024-12-31]}
+  works: {kind: date_range, window: [2025-01-01, 2025-06-30], range: [10, 60]}
+  area: {kind: quantity, range: [120, 4800], decimals: 1, unit: sqm}
+  rooms: {kind: count, range: [2, 40]}
+  share: {kind: percent, range: [5, 95]}
+  budget: {kind: money, range: [20000, 900000], scale: log, round: 100}
+  stay: {kind: duration, range: [1, 14], unit: day}
+  grade: {kind: category}
+  note: {kind: text}
+  remark: {kind: narrative}
+  defects:
+    kind: group
+    count: [2, 4]
+    fields: {what: {kind: category}, cost: {kind: money, range: [100, 9000], round: 10}}
+  defect_total: {kind: money, derived: "defects|sum(attribute='cost')"}
+sections:
+  - {id: head, layout: fields, slots: [ref, site, surveyor, town, address, visit, survey_date]}
+  - {id: body, layout: prose, slots: [works, area, rooms, share, budget, stay, grade, note, remark]}
+  - {id: defects, layout: items, group: defects, after: [defect_total]}
+constraints: ["defect_total < budget"]
+""",
+    "en.yaml": """
+genre: building survey
+titles: ["Survey of {{ site }}"]
+anchor: "the survey of {{ site }}"
+sections: {head: {titles: [Details]}, body: {titles: [Findings]}, defects: {titles: [Defects]}}
+slots:
+  site: {labels: [Site]}
+  surveyor: {labels: [Surveyor]}
+  town: {labels: [Town]}
+  address: {labels: [Address]}
+  ref: {labels: [Reference]}
+  visit: {labels: [Visit]}
+  survey_date: {labels: [Survey date]}
+  works: {labels: [planned works]}
+  area: {labels: [floor area]}
+  rooms: {labels: [number of rooms]}
+  share: {labels: [share of rooms inspected]}
+  budget: {labels: [repair budget]}
+  stay: {labels: [length of the site stay]}
+  grade: {labels: [overall grade], pool: [good, fair, poor]}
+  note: {labels: [access note], pool: [access by the rear gate, keys held by the caretaker]}
+  remark: {pool: ["The roof void was dry at the time of the visit.", "Damp readings were normal throughout."]}
+  defects.what: {labels: [Defect], pool: [cracked render, loose tiles, rotten sill, blocked drain, failed sealant]}
+  defects.cost: {labels: [Cost]}
+  defect_total: {labels: [Total of defects]}
+units: {sqm: "square metre|square metres", day: "day|days"}
+withheld: [{label: asbestos register number, terms: [asbestos register]}]
+""",
+    "zh.yaml": """
+genre: 房屋查勘报告
+titles: ["{{ site }}查勘报告"]
+anchor: "{{ site }}的查勘"
+sections: {head: {titles: [基本信息]}, body: {titles: [查勘结论]}, defects: {titles: [缺陷清单]}}
+slots:
+  site: {labels: [查勘对象]}
+  surveyor: {labels: [查勘人]}
+  town: {labels: [所在地]}
+  address: {labels: [地址]}
+  ref: {labels: [查勘编号]}
+  visit: {labels: [到场时间]}
+  survey_date: {labels: [查勘日期]}
+  works: {labels: [计划施工期]}
+  area: {labels: [建筑面积]}
+  rooms: {labels: [房间数]}
+  share: {labels: [已查勘房间占比]}
+  budget: {labels: [维修预算]}
+  stay: {labels: [驻场时长]}
+  grade: {labels: [总体评级], pool: [良好, 一般, 较差]}
+  note: {labels: [进场说明], pool: [经后门进入, 钥匙由物业保管]}
+  remark: {pool: ["查勘时屋顶夹层干燥。", "各处湿度读数正常。"]}
+  defects.what: {labels: [缺陷], pool: [外墙抹灰开裂, 瓦片松动, 窗台腐朽, 排水管堵塞, 密封胶失效]}
+  defects.cost: {labels: [费用]}
+  defect_total: {labels: [缺陷费用合计]}
+units: {sqm: "平方米", day: "天"}
+withheld: [{label: 石棉登记编号, terms: [石棉登记]}]
+""",
+}
+
+
+def test_a_pack_using_every_slot_kind_builds_a_valid_benchmark_in_both_languages(tmp_path):
+    pack = tmp_path / "every_kind"
+    pack.mkdir()
+    for name, text in _EVERY_KIND.items():
+        (pack / name).write_text(text.lstrip(), encoding="utf-8")
+    out = tmp_path / "out"
+    proc = _cli("build", "--genre", str(pack), "--docs", "6", "--out", str(out), "--quiet", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert validate_benchmark(out) == []
+    documents = _records(out / "documents.jsonl")
+    en = next(d["content"] for d in documents if d["language"] == "en")
+    zh = next(d["content"] for d in documents if d["language"] == "zh")
+    assert re.search(r"\bSV-20\d\d-\d{3}\b", en) and re.search(r"\d{1,2}:\d{2}", en)  # code, datetime
+    assert re.search(r"\d{4} to \w+ \d{1,2}, 2025", en) and re.search(r"square metres?", en)  # range, quantity
+    assert re.search(r"年\d{1,2}月\d{1,2}日至2025年", zh) and "平方米" in zh

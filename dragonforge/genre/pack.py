@@ -207,6 +207,13 @@ def _check_language_file(spec: GenreSpec, text: LanguageSpec, where: _Located, l
         for unit in [slot.unit] + [f.unit for f in (slot.fields or {}).values()]:
             if unit and unit not in text.units:
                 raise PackError(f"{where.at('units')}: unit {unit!r} (slot {name}) has no words")
+    labelled = [k for s in spec.sections for k in s.slots + s.after if spec.slots[k].kind != "narrative"]
+    labelled += [f"{g}.{f}" for g, s in spec.slots.items() for f in (s.fields or {})]
+    for key in labelled:
+        entry = text.slots.get(key)
+        if entry is None or not entry.labels:
+            raise PackError(f"{where.at('slots', key)}: {key!r} has no labels in {language} (documents and "
+                            "questions name it by them)")
     for i, title in enumerate(text.titles):
         _compiles_template(title, where.at("titles", i))
     _compiles_template(text.anchor, where.at("anchor"))
