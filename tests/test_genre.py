@@ -448,3 +448,18 @@ def test_a_pack_using_every_slot_kind_builds_a_valid_benchmark_in_both_languages
     assert re.search(r"\bSV-20\d\d-\d{3}\b", en) and re.search(r"\d{1,2}:\d{2}", en)  # code, datetime
     assert re.search(r"\d{4} to \w+ \d{1,2}, 2025", en) and re.search(r"square metres?", en)  # range, quantity
     assert re.search(r"年\d{1,2}月\d{1,2}日至2025年", zh) and "平方米" in zh
+
+
+def test_value_styles_write_dates_and_amounts_as_a_pack_asks():
+    from dragonforge.genre.interpret import format_day, format_money, format_time
+
+    day = dt.date(2021, 3, 5)
+    assert [format_day(day, "en", s) for s in (None, "iso", "numeric")] == ["March 5, 2021", "2021-03-05", "03/05/2021"]
+    assert [format_day(day, "zh", s) for s in (None, "iso", "numeric")] == ["2021年3月5日", "2021-03-05", "2021/3/5"]
+    assert format_time(dt.datetime(2021, 3, 5, 9, 7), "en", None) == "March 5, 2021, 09:07"
+    assert format_money(1_250_000, "en", None, None, 0) == "$1.25 million"
+    assert format_money(1_250_000, "en", None, "plain", 0) == "$1,250,000"
+    assert format_money(1_234.5, "en", "€", "plain", 2) == "€1,234.50"
+    assert format_money(1_250_000, "zh", None, None, 0) == "125万元"
+    assert format_money(12_860, "zh", None, None, 0) == "12,860元"  # 1.286万元 would not be exact at 2 places
+    assert format_money(21_000, "zh", None, "plain", 0) == "21,000元"
