@@ -95,8 +95,8 @@ def check_genre(folder: Path, samples: int = 200) -> CheckReport:
                 config = pack.make_config(language, i, 7919 * (i + 1))
                 documents.append(write_document(config, 0, template))
                 configs.append(config)
-            except TemplateError as exc:
-                problem(f"{language}.yaml / genre.yaml, document {i}: {exc}")
+            except TemplateError as exc:  # the same problem in many documents is listed once
+                problem(f"{language}: {exc}")
         if not configs:
             continue
         try:

@@ -117,8 +117,9 @@ def document_template(genre: Genre, language: str) -> DocumentTemplate:
     sections: list[SectionTemplate] = []
     colon = "：" if u.zh else ": "
     for section in genre.spec.sections:
-        # the document's numbering (none, 1., I. / 一、) before each title the pack gives
-        titles = [f"{{{{ heading.{section.id} }}}}" + title for title in u.text.sections[section.id].titles]
+        # the document's numbering (none, 1., I. / 一、) before the title drawn for it at config
+        # time (so that a summary question names the section as its document does)
+        titles = [f"{{{{ heading.{section.id} }}}}{{{{ section_title.{section.id} }}}}"]
         paragraphs: list[ParagraphTemplate] = []
         if section.layout in ("fields", "items", "timeline", "list"):
             if section.layout != "fields":
@@ -207,10 +208,13 @@ def qra_templates(genre: Genre, language: str) -> QRATemplateSet:
         value, keys = u.value(key)
         L = lit(label)
         if zh:
-            questions = [f"{anchor}的{L}是什么？", f"{anchor}中记载的{L}是什么？"]
+            wh = ("是谁" if slot.kind in ("person", "party") else "是多少" if slot.kind in NUMERIC_KINDS
+                  else "是哪一天" if slot.kind == "date" else "是什么")
+            questions = [f"{anchor}的{L}{wh}？", f"{anchor}中记载的{L}{wh}？"]
             answer = f"{anchor}的{L}为{value}。"
         else:
-            questions = [f"What was the {L} of {anchor}?", f"What {L} is recorded for {anchor}?"]
+            wh = "Who" if slot.kind in ("person", "party") else "What"
+            questions = [f"{wh} was the {L} of {anchor}?", f"According to the record, what was the {L} of {anchor}?"]
             answer = sentence(f"the {L} of {anchor} was {value}.")
         add(id=f"{spec.name}.factual.{key}", type="factual", questions=questions, answer=answer, facts=keys,
             keypoints=[KeypointTemplate(text=answer, facts=keys)], when=u.present(key))
@@ -343,9 +347,7 @@ def _multi_hop(u: Units, add, top_level: list[str], sentence) -> None:
 def _summary(u: Units, add, exclude: set[str], sentence) -> None:
     spec, zh, anchor = u.spec, u.zh, "{{ anchor }}"
     for section in spec.sections:
-        title = re.sub(r"^\s*(?:[0-9]+[.、)]|[一二三四五六七八九十]+、|[IVX]+\.)\s*", "",
-                       u.text.sections[section.id].titles[0])
-        T = lit(title)
+        T = f"{{{{ section_title.{section.id} }}}}"
         if section.layout in ("fields", "prose"):
             keys_all = [k for k in section.slots if k not in exclude and u.slot(k).kind != "narrative"][:5]
             if len(keys_all) < 2:
@@ -366,18 +368,17 @@ def _summary(u: Units, add, exclude: set[str], sentence) -> None:
                 when=f"show_{section.id}" if section.presence < 1 else None)
         elif section.group:
             group = section.group
-            _, fields = u.line(group)
+            line, fields = u.line(group)
             kps = []
-            for i in range(4):
-                keys = [f"{group}.{i}.{f}" for f in fields]
-                text = "；".join(f"{{{{ {group}[{i}].{f} }}}}" for f in fields) + "。" if zh else \
-                    ", ".join(f"{{{{ {group}[{i}].{f} }}}}" for f in fields) + "."
+            for i in range(4):  # the record lines as the document writes them
+                keys = [("?" if i >= 2 else "") + f"{group}.{i}.{f}" for f in fields]
+                text = re.sub(r"\bitem\.", f"{group}[{i}].", line) + ("。" if zh else ".")
                 kps.append(KeypointTemplate(text=text, facts=keys, when=f"{group}|length > {i}"))
             questions = ([f"请列出{anchor}的“{T}”中的各项。"] if zh else
                          [f"What does the {T} section of {anchor} list?"])
             add(id=f"{spec.name}.summary.{section.id}", type="summary", questions=questions,
-                answer=("" if zh else " ").join(kp.text for kp in kps[:2]),
-                facts=[f"{group}.0.{f}" for f in fields] + [f"{group}.1.{f}" for f in fields],
+                answer=("" if zh else " ").join(f"{{% if {kp.when} %}}{kp.text}{{% endif %}}" for kp in kps),
+                facts=[k for kp in kps for k in kp.facts],
                 keypoints=kps, when=f"{group} is defined and {group}|length >= 2 and {group}|length <= 4"
                 + (f" and show_{section.id}" if section.presence < 1 else ""))
 

@@ -192,8 +192,8 @@ class _Draw:
     def derive(self, name: str, slot: SlotSpec) -> Any:
         try:
             value = evaluate(slot.derived, {**HELPERS, **self.values}, sandboxed=True)
-        except TemplateError:
-            raise
+        except TemplateError as exc:
+            raise TemplateError(f"slot {name!r}: {exc}") from None
         except Exception as exc:  # a None operand (an absent slot) leaves the derived slot absent
             if any(self.values.get(n) is None for n in names_in(slot.derived) if n in self.spec.slots):
                 return None
@@ -388,8 +388,8 @@ def make_config(genre: Genre, language: str, doc_id: int, seed: int) -> Config:
             return _config(genre, language, doc_id, seed, draw)
         failed[broken] = failed.get(broken, 0) + 1
     worst = max(failed, key=failed.get)  # type: ignore[arg-type]
-    raise Unsatisfiable(f"genre {spec.name}: constraint {worst!r} failed in all {ATTEMPTS} draws of a "
-                        f"{language} document; widen the ranges it compares or fix the constraint")
+    raise Unsatisfiable(f"genre {spec.name}: constraint {worst} failed in all {ATTEMPTS} draws of a "
+                        f"document in {language}; widen the ranges it compares or fix the constraint")
 
 
 def _first_broken(spec: GenreSpec, values: dict[str, Any]) -> str | None:
@@ -405,7 +405,7 @@ def _first_broken(spec: GenreSpec, values: dict[str, Any]) -> str | None:
             raise TemplateError(f"constraint {constraint.check!r} fails to evaluate: {type(exc).__name__}: {exc}") \
                 from None
         if not ok:
-            return constraint.name or constraint.check
+            return f"{constraint.name!r} ({constraint.check})" if constraint.name else repr(constraint.check)
     return None
 
 
@@ -429,9 +429,11 @@ def _config(genre: Genre, language: str, doc_id: int, seed: int, draw: _Draw) ->
             extras[f"show_{section.id}"] = rng.random() < section.presence
         if extras.get(f"show_{section.id}", True):
             shown.append(section.id)
-    # one numbering style per document, numbers over the sections it has
+    # one numbering style per document, numbers over the sections it has, and each section's title
     style = rng.choice(_NUMBERING[language])
     extras["heading"] = {sid: style(n) for n, sid in enumerate(shown, 1)}
+    extras["section_title"] = {s.id: render(rng.choice(text.sections[s.id].titles), context, sandboxed=True)
+                               for s in spec.sections}
     # the record of each group holding the largest value of each numeric field (multi-hop questions)
     for name, slot in spec.slots.items():
         if slot.kind != "group" or not draw.values.get(name):
