@@ -71,6 +71,9 @@ def dependencies(spec: GenreSpec) -> dict[str, set[str]]:
             needs.add(slot.after.slot)
         if slot.pattern:
             needs |= set(_YEAR_OF.findall(slot.pattern))
+        for field in (slot.fields or {}).values():  # a group's derived fields read earlier slots
+            if field.derived:
+                needs |= names_in(field.derived) - {"item"}
         deps[name] = needs
     return deps
 

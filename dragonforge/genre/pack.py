@@ -223,6 +223,13 @@ def _check_language_file(spec: GenreSpec, text: LanguageSpec, where: _Located, l
     for key, entry in text.slots.items():
         if entry.line:
             _compiles_template(entry.line, where.at("slots", key, "line"))
+            import re
+
+            stated = set(re.findall(r"\bitem\.([a-z][a-z0-9_]*)", entry.line))
+            unstated = [f for f in (spec.slots[key].fields or {}) if f not in stated]
+            if unstated:
+                raise PackError(f"{where.at('slots', key, 'line')}: the record line states no {key}.{unstated[0]} "
+                                "(every field of a record is written, or references could not point to it)")
     for kind, frames in text.frames.items():
         for i, frame in enumerate(frames):
             if "{value}" not in frame:
