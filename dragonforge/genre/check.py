@@ -70,10 +70,15 @@ def why_no_candidates(pack: GenrePack) -> dict[str, str]:
 
 
 def check_genre(folder: Path, samples: int = 200) -> CheckReport:
+    return check_pack(load_genre(folder), samples)
+
+
+def check_pack(pack: GenrePack, samples: int, languages: list[str] | None = None) -> CheckReport:
+    """Draw ``samples`` documents per language, render them and draft questions over them;
+    every problem found, once each."""
     from dragonforge.documents import write_document
     from dragonforge.qra import generate_qra
 
-    pack = load_genre(folder)
     report = CheckReport(pack=pack, samples=samples, why_none=why_no_candidates(pack))
     seen: set[str] = set()
 
@@ -82,7 +87,7 @@ def check_genre(folder: Path, samples: int = 200) -> CheckReport:
             seen.add(text)
             report.problems.append(text)
 
-    for language in pack.languages:
+    for language in languages or pack.languages:
         try:
             template = pack.document_template(language)
             qra_templates = pack.qra_templates(language)

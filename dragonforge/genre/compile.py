@@ -15,13 +15,12 @@ from functools import cache
 
 from dragonforge.documents import DocumentTemplate, ParagraphTemplate, SectionTemplate, SentenceTemplate
 from dragonforge.errors import TemplateError
-from dragonforge.genre.interpret import Genre
-from dragonforge.genre.model import DATE_KINDS, NUMERIC_KINDS, SlotSpec
+from dragonforge.genre.interpret import Genre, names_in, template_names
+from dragonforge.genre.model import DATE_KINDS, ITEM_FIELD, NUMERIC_KINDS, SlotSpec
 from dragonforge.qra import KeypointTemplate, QRATemplate, QRATemplateSet
 from dragonforge.resources import resource_dir
 from dragonforge.templating import load_yaml
 
-_ITEM_FIELD = re.compile(r"\bitem\.([a-z][a-z0-9_]*)")
 _NAMING_KINDS = {"category", "text", "person", "organisation", "party", "place", "code"}
 
 
@@ -99,7 +98,7 @@ class Units:
         entry = self.text.slots.get(group)
         fields = list(self.spec.slots[group].fields or {})
         if entry and entry.line:
-            stated = list(dict.fromkeys(_ITEM_FIELD.findall(entry.line)))
+            stated = list(dict.fromkeys(ITEM_FIELD.findall(entry.line)))
             unknown = [f for f in stated if f not in fields]
             if unknown:
                 raise TemplateError(f"{self.language}.yaml slots.{group}.line names item.{unknown[0]}, "
@@ -183,11 +182,7 @@ def qra_templates(genre: Genre, language: str) -> QRATemplateSet:
     spec = genre.spec
     q = spec.questions
     # the entity and the slots the anchor names already (asking for them would give the answer away)
-    import jinja2.meta
-
-    from dragonforge.templating import _SANDBOX
-
-    named = set(jinja2.meta.find_undeclared_variables(_SANDBOX.parse(u.text.anchor)))
+    named = template_names(u.text.anchor)
     exclude = set(q.exclude) | {spec.entity.slot} | (named & set(spec.slots))
     top_level = [k for k in stated_slots(genre) if "." not in k and k not in exclude]
     templates: list[QRATemplate] = []
@@ -289,8 +284,6 @@ def _multi_hop(u: Units, add, top_level: list[str], sentence) -> None:
                 answer=first + ("" if zh else " ") + second, facts=both, when=when,
                 keypoints=[KeypointTemplate(text=first, facts=[bridge]), KeypointTemplate(text=second, facts=keys)])
     # a derived amount from the amounts it is computed from
-    from dragonforge.genre.interpret import names_in
-
     for key in top_level:
         slot = u.slot(key)
         if not slot.derived or slot.kind not in NUMERIC_KINDS:

@@ -57,8 +57,12 @@ HELPERS: dict[str, Any] = {"timedelta": dt.timedelta, "min": min, "max": max, "a
 
 def names_in(expression: str) -> set[str]:
     """The slot names a Jinja2 expression reads (helpers such as ``timedelta`` aside)."""
-    names = jinja2.meta.find_undeclared_variables(_SANDBOX.parse("{{ " + expression + " }}"))
-    return set(names) - set(HELPERS)
+    return template_names("{{ " + expression + " }}") - set(HELPERS)
+
+
+def template_names(source: str) -> set[str]:
+    """The names a Jinja2 template reads (an anchor's slots)."""
+    return set(jinja2.meta.find_undeclared_variables(_SANDBOX.parse(source)))
 
 
 def dependencies(spec: GenreSpec) -> dict[str, set[str]]:

@@ -26,6 +26,7 @@ SlotKind = Literal[
 NUMERIC_KINDS = {"money", "percent", "count", "quantity", "duration"}
 DATE_KINDS = {"date", "datetime"}
 NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
+ITEM_FIELD = re.compile(r"\bitem\.([a-z][a-z0-9_]*)")  # a record line's ``item.<field>``
 
 
 class _Strict(BaseModel):

@@ -7,6 +7,7 @@ naming the file, the line and the field.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -14,14 +15,15 @@ from typing import Any
 
 import jinja2
 import yaml
+from jinja2 import nodes
 from pydantic import ValidationError
 
 from dragonforge.errors import InputError, TemplateError
 from dragonforge.files import read_text_file
-from dragonforge.genre.interpret import Genre, make_config, names_in, slot_order
-from dragonforge.genre.model import GenreSpec, LanguageSpec
+from dragonforge.genre.interpret import _FACT_KIND, Genre, make_config, names_in, slot_order
+from dragonforge.genre.model import ITEM_FIELD, NAME, GenreSpec, LanguageSpec
 from dragonforge.models import LANGUAGES, Config, DomainSchema, SectionSpec, SlotSpec
-from dragonforge.templating import SafeLoader, compile_expression, compile_template
+from dragonforge.templating import _SANDBOX, SafeLoader, compile_expression, compile_template
 
 GENRE_FILE = "genre.yaml"
 MAX_FILE_BYTES = 2 * 1024 * 1024
@@ -124,8 +126,6 @@ def load_genre(folder: Path) -> GenrePack:
 def _check_genre_file(spec: GenreSpec, g: _Located) -> None:
     slots = spec.slots
     for name in slots:
-        from dragonforge.genre.model import NAME
-
         if not NAME.match(name):
             raise PackError(f"{g.at('slots', name)}: slot name {name!r}: use lower-case letters, digits and _")
     if spec.entity.slot not in slots:
@@ -223,9 +223,7 @@ def _check_language_file(spec: GenreSpec, text: LanguageSpec, where: _Located, l
     for key, entry in text.slots.items():
         if entry.line:
             _compiles_template(entry.line, where.at("slots", key, "line"))
-            import re
-
-            stated = set(re.findall(r"\bitem\.([a-z][a-z0-9_]*)", entry.line))
+            stated = set(ITEM_FIELD.findall(entry.line))
             unstated = [f for f in (spec.slots[key].fields or {}) if f not in stated]
             if unstated:
                 raise PackError(f"{where.at('slots', key, 'line')}: the record line states no {key}.{unstated[0]} "
@@ -239,10 +237,6 @@ def _check_language_file(spec: GenreSpec, text: LanguageSpec, where: _Located, l
 def _no_private_access(source: str, where: str, expression: bool = False) -> None:
     """A template that reaches for an attribute starting with ``_`` (``x.__class__``) is refused
     when the pack loads, with its location; the sandbox would refuse it at render time anyway."""
-    from jinja2 import nodes
-
-    from dragonforge.templating import _SANDBOX
-
     try:
         tree = _SANDBOX.parse("{{ " + source + " }}" if expression else source)
     except jinja2.TemplateSyntaxError:
@@ -298,8 +292,6 @@ class GenrePack:
                              f"it writes {', '.join(self.languages)}") from None
 
     def slot_description(self, key: str, language: str) -> str:
-        import re
-
         parts = key.split(".")
         name = parts[0] if len(parts) < 3 else f"{parts[0]}.{parts[2]}"
         if parts[0] in self.definition.spec.slots and self.definition.spec.slots[parts[0]].kind == "date_range":
@@ -350,24 +342,13 @@ class GenrePack:
         """Draw a few documents and questions per language before a build touches ``--out``:
         a constraint no draw satisfies, a template the sandbox refuses or a value a unit does not
         state fails here, in one line naming the pack."""
-        from dragonforge.documents import write_document
-        from dragonforge.qra import generate_qra
+        from dragonforge.genre.check import check_pack
 
-        for language in languages:
-            try:
-                configs = [self.make_config(language, i, 1_000_003 * (i + 1)) for i in range(samples)]
-                documents = [write_document(c, 0, self.document_template(language)) for c in configs]
-                generate_qra(configs, documents, 4 * samples, {"factual": 1.0, "multi_hop": 1.0, "summary": 1.0,
-                                                              "integration": 1.0, "comparison": 1.0,
-                                                              "time_sequence": 1.0, "unanswerable": 1.0},
-                             0, self.qra_templates(language))
-            except TemplateError as exc:
-                raise PackError(f"genre pack {self.folder} ({language}): {exc}") from None
-
+        report = check_pack(self, samples, languages)
+        if report.problems:
+            raise PackError(f"genre pack {self.folder}: {report.problems[0]}")
 
 def _schema_kind(kind: str) -> str:
-    from dragonforge.genre.interpret import _FACT_KIND
-
     if kind == "party":
         return "person"
     if kind == "date_range":
