@@ -28,7 +28,7 @@ _FACT_KIND = {
     "date": "date", "datetime": "date", "money": "money", "percent": "percent", "count": "count",
     "quantity": "count", "duration": "count", "person": "person", "organisation": "organisation",
     "place": "place", "address": "place", "category": "category", "code": "text", "text": "text",
-    "narrative": "text",
+    "narrative": "text", "time": "text",
 }
 
 
@@ -49,6 +49,7 @@ class Genre:
 
     spec: GenreSpec
     languages: dict[str, LanguageSpec]
+    fingerprint: Any = None  # an induced pack's seed fingerprint (leak.json): values never drawn
 
 
 # What derived slots and constraints may call besides the slots' values.
@@ -194,6 +195,9 @@ class _Draw:
                     continue
             else:
                 value = self.draw(name, slot)
+                if value is None:  # drawn after a date this document does not have
+                    self.values[name] = None
+                    continue
             self.put(name, name, slot, value)
 
     def derive(self, name: str, slot: SlotSpec) -> Any:
@@ -233,6 +237,9 @@ class _Draw:
         kind, fake, rng = slot.kind, self.fake, self.rng
         if kind in NUMERIC_KINDS:
             return self.number(slot)
+        if kind == "time":  # a clock time: minutes after midnight in the range, 06:00-22:00 by default
+            low, high = (int(x) for x in (slot.range or (360, 1320)))
+            return rng.randint(max(0, low), min(1439, high))
         if kind in ("date", "datetime", "date_range"):
             if slot.after is not None:
                 base = self.values.get(slot.after.slot)
@@ -300,6 +307,8 @@ class _Draw:
                         value=value.isoformat(timespec="minutes"))
         elif kind == "date":
             fact = Fact(key=key, kind="date", text=format_day(value, language, style), value=value.isoformat())
+        elif kind == "time":
+            fact = Fact(key=key, kind="text", text=f"{value // 60:02d}:{value % 60:02d}", value=int(value))
         elif kind == "money":
             decimals = slot.decimals if slot.decimals is not None else (0 if float(value).is_integer() else 2)
             fact = Fact(key=key, kind="money", text=format_money(float(value), language, self.text.currency, style,
@@ -391,6 +400,9 @@ def make_config(genre: Genre, language: str, doc_id: int, seed: int) -> Config:
         draw = _Draw(genre, language, derive_seed(seed, "genre-draw", attempt))
         draw.run()
         broken = _first_broken(spec, draw.values)
+        if broken is None and genre.fingerprint is not None and \
+                any(genre.fingerprint.value_in(f.text) for f in draw.facts.values()):
+            broken = "no distinctive seed value"  # Faker drew a seed's name or code: draw again
         if broken is None:
             return _config(genre, language, doc_id, seed, draw)
         failed[broken] = failed.get(broken, 0) + 1

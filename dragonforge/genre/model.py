@@ -17,11 +17,11 @@ SLOT_KINDS = (
     # today's nine
     "date", "money", "percent", "count", "person", "organisation", "place", "category", "text",
     # added for packs
-    "party", "address", "code", "datetime", "date_range", "duration", "quantity", "narrative", "group",
+    "party", "address", "code", "datetime", "date_range", "duration", "quantity", "narrative", "group", "time",
 )
 SlotKind = Literal[
     "date", "money", "percent", "count", "person", "organisation", "place", "category", "text",
-    "party", "address", "code", "datetime", "date_range", "duration", "quantity", "narrative", "group",
+    "party", "address", "code", "datetime", "date_range", "duration", "quantity", "narrative", "group", "time",
 ]
 NUMERIC_KINDS = {"money", "percent", "count", "quantity", "duration"}
 DATE_KINDS = {"date", "datetime"}
@@ -54,7 +54,7 @@ class SlotSpec(_Strict):
     window: tuple[dt.date, dt.date] | None = None
     after: After | None = None
     # numbers: money, count, percent, quantity, duration
-    range: tuple[float, float] | None = None
+    range: tuple[float, float] | None = None  # time: minutes after midnight
     scale: Literal["linear", "log"] = "linear"
     round: float | None = None  # a multiple to round to (money 250, count 1)
     decimals: int | None = Field(default=None, ge=0, le=4)

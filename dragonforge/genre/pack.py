@@ -21,6 +21,8 @@ from pydantic import ValidationError
 from dragonforge.errors import InputError, TemplateError
 from dragonforge.files import read_text_file
 from dragonforge.genre.interpret import _FACT_KIND, Genre, make_config, names_in, slot_order
+from dragonforge.induce.leak import FILE as LEAK_FILE
+from dragonforge.induce.leak import load as load_fingerprint
 from dragonforge.genre.model import ITEM_FIELD, NAME, GenreSpec, LanguageSpec
 from dragonforge.models import LANGUAGES, Config, DomainSchema, SectionSpec, SlotSpec
 from dragonforge.templating import _SANDBOX, SafeLoader, compile_expression, compile_template
@@ -117,10 +119,18 @@ def load_genre(folder: Path) -> GenrePack:
     _check_genre_file(spec, g)
     for language, text in languages.items():
         _check_language_file(spec, text, located[language], language)
+    fingerprint = None
+    leak_path = folder / LEAK_FILE
+    if leak_path.is_file():
+        try:
+            fingerprint = load_fingerprint(folder)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise PackError(f"{leak_path}: not a seed fingerprint written by `dragonforge induce` ({exc})") from None
     content = hashlib.sha256()
-    for path in sorted([genre_path] + [folder / f"{lang}.yaml" for lang in languages]):
+    paths = [genre_path] + [folder / f"{lang}.yaml" for lang in languages] + ([leak_path] if fingerprint else [])
+    for path in sorted(paths):
         content.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return GenrePack(Genre(spec, languages), folder.resolve(), content.hexdigest())
+    return GenrePack(Genre(spec, languages, fingerprint), folder.resolve(), content.hexdigest())
 
 
 def _check_genre_file(spec: GenreSpec, g: _Located) -> None:
