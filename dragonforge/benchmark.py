@@ -107,8 +107,9 @@ def to_dragonball_document(doc: Document) -> DBDocument:
 
     pack = get_pack(doc.domain)
     # the pack's own entity field, and a uniform ``entity`` beside it for tools that know no pack
+    source = {"source_file": doc.source, "source_id": Path(doc.source).stem} if doc.source else {}
     return DBDocument(domain=pack.label, language=doc.language, doc_id=doc.doc_id,
-                      content=doc.content, **{pack.entity_field: doc.entity, "entity": doc.entity})
+                      content=doc.content, **{pack.entity_field: doc.entity, "entity": doc.entity}, **source)
 
 
 def to_dragonball_query(qra: QRA) -> DBQuery:
@@ -149,12 +150,14 @@ class BuildResult:
     llm_usage: dict = field(default_factory=dict)
     fallbacks: dict = field(default_factory=dict)
     calls_log: Path | None = None  # this run's calls, one JSON line each
+    extra_files: dict[str, str] = field(default_factory=dict)  # more files of the benchmark (a corpus report)
 
 
 def write_benchmark(out: Path, params: BuildParams, result: BuildResult, timings: dict[str, float]) -> Manifest:
     t0 = time.perf_counter()
-    (out / MANIFEST).unlink(missing_ok=True)  # the directory is unfinished until the new one lands
     documents = sorted(result.documents, key=lambda d: d.doc_id)
+    leak = leak_lint(documents, params)  # before anything is written: a leak writes nothing
+    (out / MANIFEST).unlink(missing_ok=True)  # the directory is unfinished until the new one lands
     qras = result.qras
     db_docs = [to_dragonball_document(d) for d in documents]
     db_queries = [to_dragonball_query(q) for q in qras]
@@ -179,6 +182,9 @@ def write_benchmark(out: Path, params: BuildParams, result: BuildResult, timings
 
     tracked = ["documents.jsonl", "queries.jsonl", "configs.jsonl", "provenance.jsonl", "rejected.jsonl",
                "documents.parquet", "queries.parquet", "README.md", *schema_files]
+    for name, text in result.extra_files.items():
+        write_text_atomic(out / name, text)
+        tracked.append(name)
     if result.calls_log is not None:
         calls = result.calls_log.read_bytes() if result.calls_log.exists() else b""
         write_bytes_atomic(out / "calls.jsonl", calls)
@@ -198,6 +204,7 @@ def write_benchmark(out: Path, params: BuildParams, result: BuildResult, timings
         rejected_by_reason=dict(sorted(reasons.items())), repairs=result.repairs, shortfall=result.shortfall,
         timings={k: round(v, 3) for k, v in timings.items()}, files=files, domains=_domains(params),
         llm=result.llm, llm_usage=result.llm_usage, fallbacks=dict(sorted(result.fallbacks.items())),
+        leak=leak,
     )
     write_text_atomic(out / MANIFEST, manifest.model_dump_json(indent=2) + "\n")
     return manifest
@@ -263,6 +270,32 @@ def _domains(params: BuildParams) -> dict[str, dict[str, str]]:
         if name in params.packs:
             entry["sha256"] = params.packs[name]
         out[name] = entry
+    return out
+
+
+def leak_lint(documents: list, params: BuildParams) -> dict[str, dict]:
+    """Every genre pack's documents against its seeds' fingerprint (``leak.json``); a problem
+    stops the build with :class:`SeedLeak`. Packs without one (hand-written, curated) are
+    recorded as not checked."""
+    from dragonforge.errors import SeedLeak
+    from dragonforge.induce.leak import lint
+    from dragonforge.registry import get_pack
+
+    out: dict[str, dict] = {}
+    for name in params.packs:
+        pack = get_pack(name)
+        fingerprint = getattr(getattr(pack, "definition", None), "fingerprint", None)
+        docs = [d for d in documents if d.domain == name]
+        if fingerprint is None:
+            out[name] = {"checked": False, "documents": len(docs),
+                         "reason": "the pack has no leak.json (it was not induced from seeds)"}
+            continue
+        result = lint([(str(d.doc_id), d.content) for d in docs if d.language == fingerprint.language], fingerprint)
+        if result.problems:
+            raise SeedLeak(f"leak lint: {len(result.problems)} problem(s) in the {name} documents, first: "
+                           f"{result.problems[0]}; nothing was written (the seeds' values or prose must not reach "
+                           "a generated document: edit the pack's pools, or opt in with allow_prose in leak.json)")
+        out[name] = result.summary()
     return out
 
 

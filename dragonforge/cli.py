@@ -156,23 +156,38 @@ def build_parser() -> argparse.ArgumentParser:
     build.add_argument("--workers", type=_whole("--workers", 0, 64), metavar="N",
                        help="processes for the offline stages (default: one per core for large builds, none for "
                             "small ones; 0: none)")
+    build.add_argument("--corpus", type=Path, metavar="DIR",
+                       help="build over your own documents in DIR (UTF-8 text, Markdown, HTML) instead of generated "
+                            "ones: their facts are extracted with the one --genre pack given; every document keeps "
+                            "its file name, and extraction.md lists what each gave (or why it gave nothing)")
     _add_prefect_argument(build)
     build.add_argument("-q", "--quiet", action="store_true", help="no progress output")
     build.add_argument("-v", "--verbose", action="store_true", help="show Prefect's own logs (with --prefect)")
     build.set_defaults(handler=_cmd_build)
 
-    summarize = sub.add_parser("summarize", help="induce a domain schema from seed documents",
-                               description="Induce a domain schema (sections and typed fact slots) from a few seed "
-                                           "documents of one genre, offline, and write it as YAML.")
-    summarize.add_argument("seeds", nargs="+", type=Path, metavar="SEED_FILE", help="UTF-8 text seed documents")
-    summarize.add_argument("--domain", required=True, help="name of the domain (letters, digits, _ or -)")
-    summarize.add_argument("--language", required=True, choices=LANGUAGES, help="language of the seed documents")
-    summarize.add_argument("--out", type=Path, required=True, help="schema file to write (YAML)")
-    summarize.add_argument("--force", action="store_true", help="overwrite --out if it exists")
-    summarize.add_argument("--engine", choices=["offline", "llm"], default="offline",
-                           help="offline: induce from headings, labelled fields and typed values (default); "
-                                "llm: ask the model")
-    _add_llm_arguments(summarize)
+    induce = sub.add_parser(
+        "induce", help="induce a genre pack from seed documents (offline; --engine llm: grounded in the seeds)",
+        description="Read 3 to 8 seed documents of one genre and write a genre pack you can review: slots with "
+                    "their label aliases, kinds and value generators, groups, constraints that hold in every seed, "
+                    "the entity, and induction-report.md. Seeds teach form, never facts: the pack holds keyed hashes "
+                    "of the seeds' distinctive values and prose (leak.json), and every build of it is linted "
+                    "against them.")
+    induce.add_argument("seeds", nargs="+", type=Path, metavar="SEED_FILE",
+                        help="seed documents (UTF-8 text, Markdown or HTML)")
+    induce.add_argument("--genre", required=True, metavar="NAME",
+                        help="the genre's name (lower-case letters, digits and _), e.g. insurance_claim")
+    induce.add_argument("--language", required=True, choices=LANGUAGES, help="language of the seed documents")
+    induce.add_argument("--out", type=Path, required=True, metavar="PACK_DIR", help="folder to write the pack into")
+    induce.add_argument("--force", action="store_true", help="replace the pack files in a folder that holds some")
+    induce.add_argument("--engine", choices=["offline", "llm"], default="offline",
+                        help="offline: from the seeds' structure (default); llm: the model proposes a pack from the "
+                             "seeds and the offline draft, and only what is grounded in the seeds is kept")
+    _add_llm_arguments(induce)
+    induce.set_defaults(handler=_cmd_induce)
+
+    summarize = sub.add_parser("summarize", help="retired: use `dragonforge induce`",
+                               description="Retired: `dragonforge induce` writes a reviewable genre pack instead.")
+    summarize.add_argument("rest", nargs=argparse.REMAINDER)
     summarize.set_defaults(handler=_cmd_summarize)
 
     evaluate = sub.add_parser(
@@ -335,10 +350,15 @@ def _cmd_build(args: argparse.Namespace) -> int:
     from dragonforge.registry import registry
 
     genre_packs = [registry().load_folder(folder) for folder in args.genre]
+    if args.corpus is not None:
+        return _cmd_build_corpus(args, genre_packs, settings, identity)
     if args.domains is not None:
         domains = list(dict.fromkeys(args.domains + [p.name for p in genre_packs]))
     else:
         domains = [p.name for p in genre_packs] or list(DOMAINS)
+    if args.languages == list(LANGUAGES) and genre_packs:  # not given: the languages every domain writes
+        shared = [lang for lang in LANGUAGES if all(lang in registry().get(n).languages for n in domains)]
+        args.languages = shared or args.languages
     for name in domains:
         pack = registry().get(name)  # an unknown domain: one line naming the known ones
         missing = [lang for lang in args.languages if lang not in pack.languages]
@@ -364,6 +384,50 @@ def _cmd_build(args: argparse.Namespace) -> int:
     with exclusive_lock(args.out, "dragonforge build"):
         check_output_dir(args.out, params)  # again, now that no other run can be writing
         return _run_build(args, params, settings)
+
+
+def _cmd_build_corpus(args: argparse.Namespace, genre_packs: list, settings, identity) -> int:
+    from dragonforge.benchmark import check_output_dir
+    from dragonforge.corpus import build_corpus, corpus_files, corpus_hash
+    from dragonforge.files import exclusive_lock, make_out_dir
+
+    if len(genre_packs) != 1:
+        raise InputError("--corpus needs exactly one --genre PACK_DIR: the pack whose slots the documents hold")
+    pack = genre_packs[0]
+    languages = [lang for lang in args.languages if lang in pack.languages]
+    given = args.languages != list(LANGUAGES)
+    if given:
+        if len(args.languages) != 1 or not languages:
+            raise InputError(f"--corpus reads documents of one language the pack writes ({', '.join(pack.languages)}); "
+                             "pass --languages with one of them")
+    language = languages[0] if given else pack.languages[0]
+    if args.engine == "hybrid":
+        raise InputError("--corpus takes --engine offline or llm (the documents are yours: nothing to write)")
+    files = corpus_files(args.corpus)
+    params = BuildParams(domains=[pack.name], languages=[language], docs=len(files),
+                         queries_per_doc=args.queries_per_doc, seed=args.seed, question_mix=args.question_mix,
+                         engine=args.engine, llm=identity, packs={pack.name: pack.content_hash()},
+                         corpus=corpus_hash(args.corpus, files))
+    check_output_dir(args.out, params)
+    if (args.out / "manifest.json").exists():
+        raise InputError(f"--out {args.out} already holds this corpus build; nothing to do "
+                         f"(check it with: dragonforge validate {args.out})")
+    if settings is not None:
+        from dragonforge.reach import check_reachable
+
+        check_reachable(settings.base_url, "--base-url")
+    make_out_dir(args.out)
+    t0 = time.perf_counter()
+    with exclusive_lock(args.out, "dragonforge build"):
+        check_output_dir(args.out, params)
+        manifest, report = build_corpus(args.corpus, pack, language, args.out, params, llm_settings=settings)
+    unfit = [r for r in report if r.status != "used"]
+    for r in unfit:
+        print(f"note: {r.file}: {r.status}: {r.reason}", file=sys.stderr)
+    print(f"Built {manifest.documents} documents ({len(unfit)} of {len(report)} files not used, see extraction.md) "
+          f"and {manifest.queries} queries ({manifest.rejected} rejected) in {args.out} "
+          f"in {time.perf_counter() - t0:.1f}s. Check it with: dragonforge validate {args.out}")
+    return 0
 
 
 def _finished_build(out: Path, params: BuildParams) -> bool:
@@ -434,46 +498,34 @@ def _stopped(exc: DragonforgeError, kept: str) -> DragonforgeError:
 
 
 def _cmd_summarize(args: argparse.Namespace) -> int:
-    from dragonforge.files import write_text_atomic
-    from dragonforge.schemas import dump_schema, read_seed_files, summarize_seeds
+    raise InputError("summarize was retired: `dragonforge induce SEED_FILES... --genre NAME --language en|zh --out "
+                     "PACK_DIR` writes a genre pack you can review, check (check-genre) and build (build --genre)")
 
-    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]{0,63}", args.domain):
-        raise InputError(f"--domain {args.domain!r} must be a name of letters, digits, _ or -")
-    if args.out.exists() and not args.force:
-        raise InputError(f"--out {args.out} exists; choose another file or pass --force to overwrite it")
-    texts = read_seed_files(args.seeds, args.language)
+
+def _cmd_induce(args: argparse.Namespace) -> int:
+    from dragonforge.induce import induce_pack
+
     settings = _llm_settings(args)
-    if settings is None:
-        schema = summarize_seeds(texts, args.domain, args.language)
-    else:
-        schema = _summarize_with_llm(settings, texts, args)
-    write_text_atomic(args.out, dump_schema(schema))
-    slots = sum(len(s.slots) for s in schema.sections)
-    print(f"Wrote schema {args.out}: {len(schema.sections)} sections, {slots} slots from {len(texts)} seed file(s).")
+    t0 = time.perf_counter()
+    llm = None
+    if settings is not None:
+        from dragonforge.reach import check_reachable
+
+        check_reachable(settings.base_url, "--base-url")
+        from dragonforge.induce.grounded import PackLLM
+
+        llm = PackLLM(settings, args.out.parent / ".dragonforge-cache" / "llm-cache.sqlite")
+    result = induce_pack(args.seeds, args.genre, args.language, args.out, force=args.force, llm=llm)
+    ind = result.induction
+    groups = len([g for g in ind.groups.values() if not g.spec.get("_drop")])
+    print(f"Induced genre pack {ind.genre} ({args.language}) from {len(ind.documents)} seeds into {args.out}: "
+          f"{len(ind.slots)} slots, {groups} groups, entity {ind.entity}, {len(ind.constraints)} constraints; "
+          f"leak lint on {result.lint.get('documents', 0)} drawn documents: {result.lint.get('problems', 0)} problems "
+          f"({time.perf_counter() - t0:.1f}s).")
+    if result.llm:
+        print("llm: " + ", ".join(f"{k} {v}" for k, v in result.llm.items()), file=sys.stderr)
+    print(f"Review {args.out / 'induction-report.md'}, then: dragonforge check-genre {args.out}")
     return 0
-
-
-def _summarize_with_llm(settings, texts, args: argparse.Namespace):
-    import asyncio
-
-    from dragonforge.llm import StructuredLLM
-    from dragonforge.llm_stages import summarize_llm
-
-    cache = args.out.parent / ".dragonforge-cache" / "llm-cache.sqlite"
-
-    async def run():
-        llm = StructuredLLM(settings, cache_path=cache)
-        try:
-            return await summarize_llm(llm, [t for _, t in texts], args.domain, args.language,
-                                       ", ".join(p.name for p, _ in texts))
-        finally:
-            usage = llm.account.report()
-            await llm.aclose()
-            calls = sum(u["calls"] for m in usage.values() for u in m.values())
-            hits = sum(u["cache_hits"] for m in usage.values() for u in m.values())
-            print(f"llm: {calls} call(s), {hits} cache hit(s)", file=sys.stderr)
-
-    return asyncio.run(run())
 
 
 def _cmd_evaluate(args: argparse.Namespace) -> int:

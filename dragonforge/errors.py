@@ -17,6 +17,10 @@ class TemplateError(DragonforgeError):
     """A document or QRA template is malformed or disagrees with its config."""
 
 
+class SeedLeak(DragonforgeError):
+    """Generated documents hold a distinctive seed value or a run of seed prose; nothing was written."""
+
+
 class ValidationFailed(DragonforgeError):
     """A benchmark directory failed validation; ``problems`` lists every finding."""
 

@@ -26,7 +26,7 @@ from dragonforge.models import (
 )
 from dragonforge.llm import Failure, StructuredLLM, repair_message
 from dragonforge.prompts import (
-    KeypointsReply, NarrativeReply, QRAReply, ReferencesReply, RefineReply, SchemaReply, SectionReply, render_prompt,
+    KeypointsReply, NarrativeReply, QRAReply, ReferencesReply, RefineReply, SectionReply, render_prompt,
 )
 from dragonforge.rng import rng_for
 from dragonforge.text import ZH_TERMINATORS, language_problem
@@ -354,28 +354,6 @@ async def _ask_checked(llm: StructuredLLM, stage: str, messages: list, reply_typ
         if result is not None:
             return result
     return _reject(qra, stage, Failure(reason="; ".join(problems), raw=raw))
-
-
-# --- stage 1: schema ------------------------------------------------------------------------------
-
-
-async def summarize_llm(llm: StructuredLLM, texts: list[str], domain: str, language: str,
-                        sources: str) -> DomainSchema:
-    kinds = ["date", "money", "percent", "count", "person", "organisation", "place", "category", "text"]
-    messages = render_prompt("schema", language, domain=domain,
-                             seeds=[t[:3000] for t in texts], kinds=kinds, schema_json=_schema_json(SchemaReply))
-    done = await llm.complete("schema", messages, SchemaReply, language)
-    if not done.ok:
-        from dragonforge.errors import DragonforgeError
-
-        raise DragonforgeError(f"the model gave no valid schema: {done.failure.reason}")
-    sections = []
-    for sec in done.value.sections:
-        slots = [SlotSpec(name=s.name, kind=s.kind if s.kind in kinds else "text", description=s.description,
-                          examples=s.examples[:3]) for s in sec.slots if s.name]
-        sections.append(SectionSpec(name=sec.name, title=sec.title, description=sec.description, slots=slots))
-    return DomainSchema(domain=domain, language=language, genre=done.value.genre, description=done.value.description,
-                        source=f"llm {llm.settings.model} from seeds: {sources}", sections=sections)
 
 
 def _reject(qra: QRA, stage: str, failure: Failure | None) -> Rejection:

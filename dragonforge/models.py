@@ -160,6 +160,7 @@ class Document(_Model):
     content: str
     sentences: list[Sentence]
     headings: dict[str, str] = Field(default_factory=dict)  # section id -> heading, in order
+    source: str | None = None  # a corpus document: its file, relative to the corpus folder
 
     def sentences_stating(self, key: str) -> list[int]:
         return [i for i, s in enumerate(self.sentences) if key in s.facts]
@@ -276,6 +277,8 @@ class BuildParams(_Model):
     # genre packs among the domains: name -> sha256 of the pack's files (a changed pack is a
     # different build; where the folder is does not matter)
     packs: dict[str, str] = Field(default_factory=dict)
+    # a build over a folder of the user's documents: the sha256 of its files (names and bytes)
+    corpus: str | None = None
 
     def fingerprint(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
@@ -312,4 +315,6 @@ class Manifest(_Model):
     files: list[FileEntry]
     # domain key -> label, entity field, source (builtin, genre pack, plugin) and a pack's hash
     domains: dict[str, dict[str, str]] = Field(default_factory=dict)
+    # the leak lint per genre pack: documents checked against its seeds' fingerprint, problems found
+    leak: dict[str, dict[str, Any]] = Field(default_factory=dict)
     created_with: str = "dragonforge build"

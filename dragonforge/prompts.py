@@ -16,7 +16,7 @@ from dragonforge.errors import TemplateError
 from dragonforge.llm import Message
 from dragonforge.resources import resource_dir
 
-STAGES = ("schema", "narrative", "section", "qra", "references", "refine", "keypoints")
+STAGES = ("induce", "extract", "narrative", "section", "qra", "references", "refine", "keypoints")
 # Evaluation prompts: the keypoint judge (dragonforge.evaluate) and the Ragas-style metrics and
 # LLM-retEval agreement (dragonforge.ragas); their reply models live next to their callers.
 EVAL_STAGES = ("judge", "claims", "support", "context_use", "questions", "agreement")
@@ -24,28 +24,6 @@ EVAL_STAGES = ("judge", "claims", "support", "context_use", "questions", "agreem
 
 class _Reply(BaseModel):
     model_config = ConfigDict(extra="ignore")
-
-
-class SlotDraft(_Reply):
-    name: str
-    kind: str
-    description: str = ""
-    examples: list[str] = Field(default_factory=list)
-
-
-class SectionDraft(_Reply):
-    name: str
-    title: str
-    description: str = ""
-    slots: list[SlotDraft] = Field(default_factory=list)
-
-
-class SchemaReply(_Reply):
-    """stage `schema`: a domain schema induced from seed documents."""
-
-    genre: str
-    description: str = ""
-    sections: list[SectionDraft] = Field(min_length=1)
 
 
 class NarrativeReply(_Reply):

@@ -13,12 +13,13 @@ import pytest
 from dragonforge.errors import TemplateError
 from dragonforge.evaluate import JudgeReply
 from dragonforge.prompts import (EVAL_STAGES, STAGES, KeypointsReply, NarrativeReply, QRAReply, ReferencesReply, RefineReply,
-                                 SchemaReply, SectionReply, render_prompt)
+                                 SectionReply, render_prompt)
+from dragonforge.induce.grounded import FactsReply, PackProposal
 from dragonforge.ragas import REPLIES as RAGAS_REPLIES
 from dragonforge.text import cjk_count, detect_language
 
 LANGUAGES = ("en", "zh")
-REPLIES = {"schema": SchemaReply, "narrative": NarrativeReply, "section": SectionReply, "qra": QRAReply,
+REPLIES = {"induce": PackProposal, "extract": FactsReply, "narrative": NarrativeReply, "section": SectionReply, "qra": QRAReply,
            "references": ReferencesReply, "refine": RefineReply, "keypoints": KeypointsReply, "judge": JudgeReply,
            **RAGAS_REPLIES}
 KINDS = ["date", "money", "percent", "count", "person", "organisation", "place", "category", "text"]
@@ -81,8 +82,12 @@ ZH = {
 def variables(stage: str, language: str) -> dict[str, Any]:
     d = EN if language == "en" else ZH
     schema_json = json.dumps(REPLIES[stage].model_json_schema(), ensure_ascii=False)
-    if stage == "schema":
-        return {"schema_json": schema_json, "domain": d["domain"], "seeds": d["seeds"], "kinds": KINDS}
+    if stage == "induce":
+        return {"schema_json": schema_json, "genre": d["genre"], "seeds": d["seeds"], "kinds": KINDS,
+                "draft": "\n".join(f"- {k}: text; labels: {v}" for k, v in d["a"][1].items())}
+    if stage == "extract":
+        return {"schema_json": schema_json, "slots": [{"name": k, "description": v} for k, v in d["a"][1].items()],
+                "document": d["sentences"][0]}
     if stage == "narrative":
         return {"schema_json": schema_json, "domain": "medical", "genre": d["genre"], "slot": d["slot"],
                 "facts": [{"key": k, "text": t} for k, t in d["medical"].items()], "max_chars": 300}

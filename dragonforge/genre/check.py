@@ -27,6 +27,7 @@ class CheckReport:
     problems: list[str] = field(default_factory=list)
     questions: dict[str, Counter] = field(default_factory=dict)  # language -> type -> questions drafted
     why_none: dict[str, str] = field(default_factory=dict)  # type -> why the pack gives no such question
+    leak: dict[str, dict] = field(default_factory=dict)  # language -> the leak lint's summary
 
     def lines(self) -> list[str]:
         spec = self.pack.definition.spec
@@ -36,6 +37,10 @@ class CheckReport:
         for language, counts in self.questions.items():
             drafted = ", ".join(f"{t.short} {counts.get(t.short, 0)}" for t in QueryType)
             out.append(f"{language}: {self.samples} documents drawn and rendered; questions drafted over them: {drafted}")
+        for language, summary in self.leak.items():
+            out.append(f"{language}: leak lint against the seeds' fingerprint: {summary['documents']} documents, "
+                       f"{summary['problems']} problem(s), closest to a seed {summary['max_similarity_to_a_seed']:.3f} "
+                       f"(limit {summary['close_threshold']})")
         for qtype, reason in self.why_none.items():
             out.append(f"no {qtype} questions: {reason}")
         out += [f"problem: {p}" for p in self.problems]
@@ -110,4 +115,12 @@ def check_pack(pack: GenrePack, samples: int, languages: list[str] | None = None
             problem(f"{language}: questions: {exc}")
             continue
         report.questions[language] = Counter(d.query_type.short for d in drafts)
+        fingerprint = pack.definition.fingerprint
+        if fingerprint is not None and fingerprint.language == language:
+            from dragonforge.induce.leak import lint
+
+            result = lint([(str(i), d.content) for i, d in enumerate(documents)], fingerprint)
+            report.leak[language] = result.summary()
+            for p in result.problems:
+                problem(f"{language}: leak lint: {p}")
     return report

@@ -89,6 +89,9 @@ def induce_pack(paths: list[Path], genre: str, language: str, out: Path, force: 
                     raise InputError(f"the induced pack does not load: {exc}") from None
                 continue
             if checked.problems:
+                if any("leak lint" in p for p in checked.problems):
+                    if _prune_pools(ind, _drawn_documents(pack, language, samples), dropped):
+                        continue
                 if not any(_drop_named(ind, p, dropped) for p in checked.problems):
                     raise InputError(f"the induced pack fails its check: {checked.problems[0]}")
                 continue
@@ -102,6 +105,40 @@ def induce_pack(paths: list[Path], genre: str, language: str, out: Path, force: 
     text = report(ind, check_lines, lint_summary, dropped, llm_report)
     files = write_pack(ind, out, force=force, report=text)
     return InduceResult(ind, files, check_lines, lint_summary, dropped, llm_report)
+
+
+def _prune_pools(ind: Induction, documents: list[tuple[str, str]], dropped: list[tuple[str, str]]) -> bool:
+    """Drop the pool values that, written beside their neighbours, formed a seed run or value."""
+    from dragonforge.induce.leak import _tokens, leaking
+
+    runs = [f" {r} " for r in leaking([t for _, t in documents], ind.fingerprint)]
+    pruned = False
+    pools = [(f"`{n}`", s.text) for n, s in ind.slots.items() if s.text.get("pool")]
+    pools += [(f"`{g}.{f}`", t) for g, grp in ind.groups.items() for f, t in grp.text.get("fields", {}).items()
+              if t.get("pool")]
+    for where, text in pools:
+        keep = []
+        for value in text["pool"]:
+            toks = " ".join(_tokens(value))
+            if toks and any(f" {toks} " in r for r in runs):
+                dropped.append((f"pool value of {where}", "written in a document it completed a run of seed prose"))
+                pruned = True
+            else:
+                keep.append(value)
+        text["pool"] = keep or text["pool"][:0]
+    for name in [n for n, s in ind.slots.items() if "pool" in s.text and not s.text["pool"]]:
+        ind.slots.pop(name)
+        for s in ind.sections:
+            if name in s.get("slots", []):
+                s["slots"].remove(name)
+        ind.sections[:] = [s for s in ind.sections if s["layout"] != "fields" or s["slots"]]
+        dropped.append((f"slot `{name}`", "no pool value left that does not leak"))
+    for g, grp in list(ind.groups.items()):
+        if any("pool" in t and not t["pool"] for t in grp.text.get("fields", {}).values()):
+            ind.groups.pop(g)
+            ind.sections[:] = [s for s in ind.sections if s.get("group") != g]
+            dropped.append((f"group `{g}`", "no pool value left that does not leak"))
+    return pruned
 
 
 def _drop_named(ind: Induction, message: str, dropped: list[tuple[str, str]]) -> bool:

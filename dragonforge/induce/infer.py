@@ -119,13 +119,26 @@ def _norm_label(label: str) -> str:
     return re.sub(r"[\s.:：#*_]+", " ", label.lower()).strip()
 
 
-def label_similarity(a: str, b: str, language: str) -> float:
+def label_similarity(a: str, b: str, language: str, weights: dict[str, float] | None = None) -> float:
+    """Jaccard of the labels' tokens, each weighted by how rare it is among the labels
+    (``date`` or ``total`` say less than ``inspection``)."""
     if _norm_label(a) == _norm_label(b):
         return 1.0
     ta, tb = label_tokens(a, language), label_tokens(b, language)
     if not ta or not tb:
         return 0.0
-    return len(ta & tb) / len(ta | tb)
+    if weights is None:
+        return len(ta & tb) / len(ta | tb)
+    w = lambda t: weights.get(t, 1.0)  # noqa: E731
+    return sum(w(t) for t in ta & tb) / sum(w(t) for t in ta | tb)
+
+
+def token_weights(labels: list[str], language: str) -> dict[str, float]:
+    """Inverse label frequency of each token, scaled to 1 for a token of one label."""
+    df = Counter(t for label in set(labels) for t in label_tokens(label, language))
+    n = max(1, len(set(labels)))
+    top = math.log(1 + n)
+    return {t: math.log(1 + n / c) / top for t, c in df.items()}
 
 
 def shape(text: str) -> str:
@@ -137,6 +150,9 @@ def shape_similarity(a: str, b: str) -> float:
     ``INC-2024-1107``, ``auth-gateway`` and ``checkout-api``), else 0."""
     if " " in a.strip() or " " in b.strip() or not re.search(r"[\d\-_/.]", a + b):
         return 0.0
+    if any(classify(x, "en").kind in ("money", "count", "percent", "quantity", "duration", "date", "datetime", "time")
+           for x in (a, b)):
+        return 0.0  # amounts and dates share a shape with any other of their kind
     if shape(a) != shape(b):
         return 0.0
     pa, pb = re.split(r"[\d\-_/.]", a, maxsplit=1)[0], re.split(r"[\d\-_/.]", b, maxsplit=1)[0]
@@ -260,10 +276,12 @@ def _align_fields(fields: list[Field], owner: dict[int, int], docs: list[Documen
         by_doc[owner[id(f)]].append(f)
     order = sorted(by_doc, key=lambda d: -len(by_doc[d]))
 
+    weights = token_weights([f.label for f in fields], language)
+
     def score(f: Field, cluster: list[Field]) -> float:
         best = 0.0
         for g in cluster:
-            lab = label_similarity(f.label, g.label, language)
+            lab = label_similarity(f.label, g.label, language, weights)
             kind = kinds_compatible(f.value.kind, g.value.kind)
             shape = shape_similarity(f.value.text, g.value.text)
             # without a shared label word or value shape, only names and addresses of one kind align

@@ -257,6 +257,19 @@ def lint(documents: list[tuple[str, str]], fp: Fingerprint) -> LintResult:
     return result
 
 
+def leaking(documents: list[str], fp: Fingerprint) -> list[str]:
+    """The seed runs and values themselves (token form) found in ``documents``: for induction to
+    prune the pool values that formed them; never printed."""
+    found: list[str] = []
+    for text in documents:
+        hit = fp.value_in(text)
+        if hit:
+            found.append(hit)
+        if not fp.allow_prose:
+            found += [r for r in _runs(text, fp.language) if fp.h(r) in fp.runs]
+    return found
+
+
 def _mask(text: str) -> str:
     """Enough of the leaked text to find it, not all of it (the lint's output may be shared)."""
     return text[:3] + "…" + f" ({len(text)} characters)"
