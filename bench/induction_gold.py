@@ -58,15 +58,21 @@ def score(ind, gold: dict) -> dict:
     right = [n for n in induced if any(_matches(*evidence[n][:2], spec) for spec in gslots.values())]
     precision = len(right) / max(1, len(induced))
     kinds_ok, kinds_n = 0, 0
+    wrong_kinds: list[str] = []
     for g in required:
         if not found[g]:
             continue
         spec = gslots[g]
         ok_kinds = {spec["kind"], *(spec.get("also") or [])}
-        # the best induced match: a label match first
-        best = found[g][0]
+        # the best induced match (as a one-to-one alignment would pick it): a group for a gold
+        # group, then a shared label, then a right kind
+        glabels = {_n(x) for x in spec.get("labels") or []}
+        best = min(found[g], key=lambda n: ((evidence[n][2] == "group") != (spec["kind"] == "group"),
+                                            not (evidence[n][0] & glabels), evidence[n][2] not in ok_kinds))
         kinds_n += 1
         kinds_ok += evidence[best][2] in ok_kinds
+        if evidence[best][2] not in ok_kinds:
+            wrong_kinds.append(f"{g}: {evidence[best][2]} (gold {spec['kind']})")
     entity_gold = gold["entity"]
     entity_right = ind.entity in found.get(entity_gold, [])
     gold_groups = gold.get("groups") or []
@@ -75,7 +81,7 @@ def score(ind, gold: dict) -> dict:
             "precision": round(precision, 3), "kind_accuracy": round(kinds_ok / max(1, kinds_n), 3),
             "entity": ind.entity, "entity_gold": entity_gold, "entity_right": entity_right,
             "groups_gold": len(gold_groups), "groups_found": len(groups_found),
-            "missed": [g for g in required if not found[g]],
+            "missed": [g for g in required if not found[g]], "wrong_kinds": wrong_kinds,
             "unmatched_induced": [n for n in induced if n not in right]}
 
 
@@ -107,6 +113,8 @@ def main() -> int:
               f"groups {r['groups_found']}/{r['groups_gold']} lint {r['lint_problems']}")
         if r["missed"]:
             print("   missed:", ", ".join(r["missed"]))
+        if r["wrong_kinds"]:
+            print("   kinds:", "; ".join(r["wrong_kinds"]))
         if r["unmatched_induced"]:
             print("   extra:", ", ".join(r["unmatched_induced"]))
     if args.out:

@@ -184,6 +184,7 @@ def induce(texts: list[tuple[str, str]], genre: str, language: str) -> Induction
     slots = _align_fields(plain, owner, docs, language)
     _check_one_genre(docs, slots)
     _prose_mentions(docs, slots, owner, language)
+    items += _labelled_records(docs, slots, owner)
     groups = _find_groups(docs, items, language)
     fp = fingerprint(docs, language, [o.value for s in slots.values() for o in s.occurrences])
     ind = Induction(genre=genre, language=language, documents=docs, slots={}, groups={}, sections=[], entity="",
@@ -413,7 +414,8 @@ def _slot_kind(values: list[Value], labels: list[str], language: str) -> str:
                 return "person" if kinds["person"] >= kinds["organisation"] else "organisation"
         return "person" if kinds["person"] else "organisation"
     kind, count = kinds.most_common(1)[0]
-    if kind == "text" and kinds["address"] and any(re.search(r"address|地址|住址|坐落|地点", lab, re.I) for lab in labels):
+    if kind in ("text", "narrative") and any(re.search(r"address|地址|住址|坐落|地点", lab, re.I) for lab in labels) and \
+            sum(1 for v in values if re.search(r"\d", v.text)) * 2 >= len(values):
         return "address"
     if kind in ("text", "narrative"):
         texts = [v.text for v in values]
@@ -503,6 +505,41 @@ def _prefix_word(text: str, a: int, language: str) -> str:
     return m.group(1) if m else ""
 
 
+def _labelled_records(docs: list[Document], slots: dict[str, Slot], owner: dict[int, int]) -> list[tuple]:
+    """Runs of labelled lines whose labels other seeds rarely use (``Tower crane QTZ80: 1``,
+    ``Concrete C30: 86 m³``) and whose values are amounts of one kind: records of a list, not
+    slots. Mostly one-seed labels, at most two seeds each; their occurrences leave the slots and
+    the runs join the itemised candidates (without a total)."""
+    slot_of = {id(o): name for name, s in slots.items() for o in s.occurrences}
+    found = []
+
+    def weak(f: Field) -> bool:
+        name = slot_of.get(id(f))
+        return name is not None and len(slots[name].seeds) <= 2 and f.value.kind in NUMERIC and \
+            f.value.number is not None
+
+    for d, doc in enumerate(docs):
+        for section in doc.sections:
+            fields = [f for f in section.fields if not f.in_prose]
+            i = 0
+            while i < len(fields):
+                j = i
+                while j < len(fields) and weak(fields[j]) and fields[j].value.kind == fields[i].value.kind:
+                    j += 1
+                run = fields[i:j]
+                alone = sum(1 for f in run if len(slots[slot_of[id(f)]].seeds) == 1)
+                if len(run) >= 2 and alone * 2 >= len(run):
+                    found.append((d, section, run, None))
+                    for f in run:
+                        slot = slots[slot_of[id(f)]]
+                        slot.occurrences = [o for o in slot.occurrences if o is not f]
+                        slot.seeds = {owner[id(o)] for o in slot.occurrences}
+                        if not slot.occurrences:
+                            slots.pop(slot.name, None)
+                i = max(j, i + 1)
+    return found
+
+
 def _find_groups(docs: list[Document], items, language: str) -> dict[str, Group]:
     candidates = []  # (doc, section, layout, records as (Record, fields), total)
     for d, section, run, total in items:
@@ -572,7 +609,7 @@ def _make_group(cluster, language: str) -> Group | None:
     titles = list(dict.fromkeys(c[1].title for c in cluster if c[1].title))
     name = _ascii_name(titles[0], language) if titles else layout
     if layout == "items":
-        amount_kind = cluster[0][4].value.kind
+        amount_kind = Counter(fs[1][2].kind for c in cluster for _, fs in c[3]).most_common(1)[0][0]
         fields = {"description": "category", "amount": amount_kind}
         colon = "：" if language == "zh" else ": "
         group = Group(name=name or "items", layout="items", fields=fields,
@@ -581,7 +618,7 @@ def _make_group(cluster, language: str) -> Group | None:
             group.seeds.add(d)
             for rec, fs in recs:
                 group.records.append((d, rec, {"description": fs[0][2], "amount": fs[1][2]}))
-        group.spec["_totals"] = [(c[0], c[4]) for c in cluster]
+        group.spec["_totals"] = [(c[0], c[4]) for c in cluster if c[4] is not None]
         return group
     sig_counts = Counter(_signature(c) for c in cluster)
     sig = sig_counts.most_common(1)[0][0]

@@ -114,6 +114,8 @@ def is_round(x: float) -> bool:
 
 
 def is_distinctive_value(value: Value) -> bool:
+    if value.kind == "code":  # an identifier; SEV-1 or P2 is a category, not a fact
+        return sum(c.isdigit() for c in value.text) >= 3
     if value.kind in _DISTINCTIVE_KINDS:
         return len(value.text) >= (3 if re.search(r"[\u4e00-\u9fff]", value.text) else 5)
     if value.kind in ("money", "count", "quantity") and value.number is not None:
@@ -216,7 +218,7 @@ def safe_pool_value(text: str, fp: Fingerprint, language: str,
     if re.search(r"\d{3,}", text):
         return False
     v = classify(text, language)
-    return v.kind not in _DISTINCTIVE_KINDS
+    return v.kind not in _DISTINCTIVE_KINDS or (v.kind == "code" and not is_distinctive_value(v))
 
 
 @dataclass

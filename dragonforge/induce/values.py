@@ -39,14 +39,14 @@ MONEY_EN = re.compile(rf"{_CURRENCY}\s?{_NUMBER}{_SCALE_EN}?|{_NUMBER}{_SCALE_EN
                       re.I)
 MONEY_ZH = re.compile(rf"(?:人民币|{_CURRENCY})\s?{_NUMBER}\s?[万亿]?\s?元?|{_NUMBER}\s?[万亿]?\s?(?:元|美元|港元|欧元|英镑)")
 PERCENT = re.compile(rf"{_NUMBER}\s?%|百分之[\d零一二三四五六七八九十百点.]+")
-_TIME_UNITS_EN = r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|working days?|business days?)"
+_TIME_UNITS_EN = r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|working days?|business days?)"
 DURATION_EN = re.compile(rf"\b{_NUMBER}\s?{_TIME_UNITS_EN}\b(?:,?\s(?:and\s)?{_NUMBER}\s?{_TIME_UNITS_EN}\b)*", re.I)
 DURATION_ZH = re.compile(rf"{_NUMBER}\s?(?:个)?(?:秒钟?|分钟|小时|个?工作日|天|日|周|星期|个月|年)(?:零?\s?{_NUMBER}\s?(?:个)?(?:秒|分钟|小时|天|个月))*")
 _UNITS = (r"m³|m3|m²|m2|km|cm|mm|m|kg|g|t|tonnes?|tons?|°C|℃|°F|L|litres?|liters?|ml|kW|kWh|MW|MWh|V|kV|A|Hz|"
           r"GB|TB|MB|KB|ms|sq\.? ?ft|ft|in|lbs?|psi|bar|dB|rpm|gal|gallons?|acres?|ha|"
           r"立方米|平方米|米|千米|公里|厘米|毫米|吨|千克|公斤|克|升|毫升|千瓦|兆瓦|千瓦时|伏|安|赫兹|度|亩|公顷")
 QUANTITY = re.compile(rf"(?<![\w.]){_NUMBER}\s?(?:{_UNITS})(?![A-Za-z])")
-COUNT_ZH = re.compile(rf"(?<![\d.]){_NUMBER}\s?[万亿]?\s?(?:人次|人|名|个|次|台|件|项|家|户|辆|起|份|套|处|条|张|间|层|批|笔|例)?")
+COUNT_ZH = re.compile(rf"(?<![\d.]){_NUMBER}\s?[万亿]?\s?(?:人次|车次|[\u4e00-\u9fff])?")
 PLAIN_NUMBER = re.compile(rf"^(?:about |approx\.? |approximately |约|共|合计)?{_NUMBER}$")
 CODE = re.compile(r"^(?=[A-Za-z0-9#-]*\d)(?=.*[A-Za-z-])[A-Za-z0-9][A-Za-z0-9\-/_.#]{2,}[A-Za-z0-9]$")
 _ORG_EN = re.compile(r"\b(?:Inc|LLC|Ltd|Limited|Corp|Corporation|Co|Company|Group|Holdings|Partners|Associates|plc|PLC|"
@@ -232,6 +232,10 @@ def classify(text: str, language: str) -> Value:
     (``NAME, role, since 2019``; ``CODE (valid until DATE)``) is the kind of its head when the head
     is a name or a code."""
     value = _classify(text, language)
+    if value.kind in ("text", "narrative") and re.search(r"[=＝]", value.text):  # 8 h × 450 = 3,600: the result
+        result = _classify(re.split(r"[=＝]", value.text)[-1], language)
+        if result.kind in ("money", "count", "quantity", "duration", "percent"):
+            return Value(value.text, result.kind, number=result.number, unit=result.unit, style=result.style)
     if value.kind in ("text", "narrative"):
         head = re.split(r"\s*(?:[,，;；(（]|\s[-–—]\s|\sand\s)\s*", value.text, maxsplit=1)[0].strip()
         date = parse_date(head)
@@ -239,7 +243,8 @@ def classify(text: str, language: str) -> Value:
             head = re.sub(r"\s+(?:on|at|in|of|于|在)$", "", head[:date[2][0]].strip())
         if head and head != value.text:
             inner = _classify(head, language)
-            if inner.kind in ("person", "organisation", "code", "address", "date"):
+            if inner.kind in ("person", "organisation", "code", "address", "date", "count", "quantity", "money",
+                              "percent", "duration"):
                 return Value(value.text, inner.kind, number=inner.number, day=inner.day, unit=inner.unit,
                              style=inner.style)
     return value
