@@ -174,21 +174,26 @@ def induce(texts: list[tuple[str, str]], genre: str, language: str) -> Induction
         raise InputError(f"induction needs at least 2 seed documents of the genre (got {len(texts)}); "
                          "3 to 8 whose labels vary are best")
     docs = [parse(text, name, language) for name, text in texts]
-    for doc in docs:
-        if len(doc.fields) + sum(len(r) for s in doc.sections for r in s.runs) < 2:
-            raise InputError(f"seed {doc.name}: no labelled fields or record lines to learn from "
-                             "(a seed is a document of the genre with `Label: value` lines or lists)")
+    bare = [doc.name for doc in docs if len(doc.fields) + sum(len(r) for s in doc.sections for r in s.runs) < 2]
+    warnings = [f"seed {name}: no labelled fields or record lines (only its prose can teach anything)"
+                for name in bare]
     items, item_fields = _find_items(docs, language)
     plain = [f for d, doc in enumerate(docs) for f in doc.fields if (d, f.line, f.label) not in item_fields]
     owner = {id(f): d for d, doc in enumerate(docs) for f in doc.fields}
     slots = _align_fields(plain, owner, docs, language)
     _check_one_genre(docs, slots)
     _prose_mentions(docs, slots, owner, language)
+    _prose_frames(docs, slots, owner, language)
     items += _labelled_records(docs, slots, owner)
     groups = _find_groups(docs, items, language)
     fp = fingerprint(docs, language, [o.value for s in slots.values() for o in s.occurrences])
     ind = Induction(genre=genre, language=language, documents=docs, slots={}, groups={}, sections=[], entity="",
                     constraints=[], titles=[], anchor="", withheld=[], left_out=[], merged=[], fingerprint=fp)
+    ind.warnings += warnings
+    if not any(len(s.seeds) >= 2 for s in slots.values()) and not groups:
+        raise InputError("the seeds share no labelled field, list or sentence frame: nothing to induce (give 3 to 8 "
+                         "documents of one genre with `Label: value` lines, lists or tables"
+                         + (f"; {len(bare)} of them have no fields at all" if bare else "") + ")")
     kept = {}
     n = len(docs)
     for slot in slots.values():
@@ -356,6 +361,34 @@ def _prose_mentions(docs: list[Document], slots: dict[str, Slot], owner: dict[in
                         owner[id(occ)] = d
                         best.occurrences.append(occ)
                         best.seeds.add(d)
+
+
+def _prose_frames(docs: list[Document], slots: dict[str, Slot], owner: dict[int, int], language: str) -> None:
+    """Slots stated in sentences written from one frame in several documents (see
+    :mod:`dragonforge.induce.prose`), unless a labelled slot already holds the same values."""
+    from dragonforge.induce.prose import prose_fields
+
+    by_value = {}
+    for name, slot in slots.items():
+        for occ in slot.occurrences:
+            by_value[(owner.get(id(occ)), occ.value.text)] = name
+    for k, pairs in enumerate(prose_fields(docs, language)):
+        ds = [d for d, _ in pairs]
+        fields = [f for _, f in pairs]
+        if sum(1 for f, d in zip(fields, ds) if (d, f.value.text) in by_value) * 2 >= len(fields):
+            continue  # the labelled slot says it already
+        labels = [fields[0].label]
+        kind = _slot_kind([f.value for f in fields], labels, language)
+        slot = Slot(name=f"prose_{k}", kind=kind, labels=labels, occurrences=[])
+        for f, d in zip(fields, ds):
+            if d in slot.seeds:
+                continue
+            section = next(sec for sec in docs[d].sections if sec.index == f.section)
+            section.fields.append(f)
+            owner[id(f)] = d
+            slot.occurrences.append(f)
+            slot.seeds.add(d)
+        slots[slot.name] = slot
 
 
 def _neighbour_pass(clusters: list[list[Field]], by_doc: dict[int, list[Field]], owner: dict[int, int]) -> list[list[Field]]:
@@ -707,13 +740,19 @@ def _derive(ind: Induction) -> None:
     for x in names:
         if ind.slots[x].derived:
             continue
+        # the terms of a difference: amounts of its kind that every seed having x also has, each
+        # below x's first term; and a term is never over x's seeds' own values in a way that cannot
+        # add up (checked below)
+        seeds_x = set(values[x])
+        near = [n for n in names if n != x and ind.slots[n].kind == ind.slots[x].kind and
+                seeds_x <= set(values[n])]
         for size in (1, 2):
             found = None
-            for y in names:
-                if y == x or ind.slots[y].kind != ind.slots[x].kind:
+            for y in near:
+                if any(values[y][d] < values[x][d] for d in seeds_x):
                     continue
-                for subs in itertools.combinations([n for n in names if n not in (x, y) and
-                                                    ind.slots[n].kind == ind.slots[x].kind], size):
+                subs_pool = [n for n in near if n != y and all(values[n][d] <= values[y][d] for d in seeds_x)]
+                for subs in itertools.combinations(subs_pool, size):
                     if any(ind.slots[s].derived and x in (ind.slots[s].derived or "") for s in subs):
                         continue
                     seeds = set(values[x]) & set(values[y]) & set.intersection(*(set(values[s]) for s in subs))
