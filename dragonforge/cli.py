@@ -522,6 +522,8 @@ def _cmd_induce(args: argparse.Namespace) -> int:
           f"{len(ind.slots)} slots, {groups} groups, entity {ind.entity}, {len(ind.constraints)} constraints; "
           f"leak lint on {result.lint.get('documents', 0)} drawn documents: {result.lint.get('problems', 0)} problems "
           f"({time.perf_counter() - t0:.1f}s).")
+    for warning in ind.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     if result.llm:
         print("llm: " + ", ".join(f"{k} {v}" for k, v in result.llm.items()), file=sys.stderr)
     print(f"Review {args.out / 'induction-report.md'}, then: dragonforge check-genre {args.out}")

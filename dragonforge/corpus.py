@@ -324,7 +324,7 @@ def extract_corpus(folder: Path, pack, language: str, llm_extract=None) -> tuple
             report.append(Extracted(rel, "unfit", f"written in {found!r}, the pack writes {language!r}"))
             continue
         content = content.rstrip("\n")
-        parsed = parse(content, rel, language)
+        parsed = parse(content, rel, language, unwrap_lines=False)
         facts, lines, how = extractor.extract(parsed)
         rejected: list[dict[str, str]] = []
         if llm_extract is not None:
@@ -393,7 +393,10 @@ def build_corpus(folder: Path, pack, language: str, out: Path, params, llm_setti
                          f"{pack.name} (see the reasons: {report[0].file}: {report[0].reason})")
     t1 = time.perf_counter()
     total = len(documents) * params.queries_per_doc
-    result = qra_stage(configs, documents, total, params.question_mix, params.seed)
+    from dragonforge.genre.compile import qra_templates
+
+    templates = qra_templates(pack.definition, language, guard_all=True)
+    result = qra_stage(configs, documents, total, params.question_mix, params.seed, templates)
     t2 = time.perf_counter()
     qras = [q.model_copy(update={"query_id": i}) for i, q in enumerate(result.qras)]
     rejected_llm = sum(len(r.llm_rejected) for r in report)

@@ -43,9 +43,9 @@ def documents_stage(configs: list[Config], seed: int) -> list[Document]:
 
 
 def qra_stage(configs: list[Config], documents: list[Document], total: int, mix: dict[str, float],
-              seed: int) -> QRAResult:
+              seed: int, templates=None) -> QRAResult:
     """Stages 4–7 for one group: draft, references, refinement, keypoints."""
-    drafts, rejections = generate_qra(configs, documents, total, mix, seed)
+    drafts, rejections = generate_qra(configs, documents, total, mix, seed, templates)
     by_id = {d.doc_id: d for d in documents}
     result = QRAResult(rejections=list(rejections))
     for draft in drafts:

@@ -12,6 +12,8 @@ import pytest
 
 from dragonforge.cli import parse_question_mix
 
+ROOT = Path(__file__).resolve().parent.parent
+
 CLI = [sys.executable, "-m", "dragonforge.cli"]
 
 
@@ -78,18 +80,19 @@ def test_question_mix_is_normalised_and_types_left_out_get_none():
 @pytest.mark.parametrize(
     ("setup", "message"),
     [
-        (lambda p: p.write_text("   \n"), "is empty"),
-        (lambda p: p.write_bytes(b"\xff\xfe\x00bad"), "is not UTF-8"),
-        (lambda p: None, "does not exist"),
-        (lambda p: p.mkdir(), "is a directory"),
+        (lambda p: p.write_text("   \n"), "empty"),
+        (lambda p: p.write_bytes(b"\xff\xfe\x00bad"), "binary"),
+        (lambda p: p.write_bytes("caf\xe9 au lait\n".encode("latin-1")), "not UTF-8"),
+        (lambda p: None, "No such file"),
+        (lambda p: p.mkdir(), "is a folder"),
         (lambda p: p.write_text("第一节 公司概况\n公司名称：某某科技股份有限公司。\n"), "looks like 'zh'"),
     ],
 )
 def test_bad_seed_files_are_named_in_the_error(tmp_path, setup, message):
     seed = tmp_path / "seed.txt"
     setup(seed)
-    out = tmp_path / "schema.yaml"
-    proc, seconds = run("summarize", str(seed), "--domain", "finance", "--language", "en", "--out", str(out))
+    out = tmp_path / "pack"
+    proc, seconds = run("induce", str(seed), "--genre", "claims", "--language", "en", "--out", str(out))
     assert proc.returncode == 1
     assert message in proc.stderr and "seed.txt" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
@@ -97,14 +100,20 @@ def test_bad_seed_files_are_named_in_the_error(tmp_path, setup, message):
     assert seconds < 3
 
 
-def test_summarize_will_not_overwrite_an_existing_schema(tmp_path):
-    seed = tmp_path / "seed.txt"
-    seed.write_text("1. Overview\nCompany: Acme Corporation\nFounded: March 3, 2001\n")
-    out = tmp_path / "schema.yaml"
-    out.write_text("my edits\n")
-    proc, _ = run("summarize", str(seed), "--domain", "finance", "--language", "en", "--out", str(out))
+def test_induce_will_not_overwrite_an_existing_folder(tmp_path):
+    seeds = sorted((ROOT / "seeds" / "insurance_claim" / "en").glob("*.txt"))
+    out = tmp_path / "pack"
+    out.mkdir()
+    (out / "genre.yaml").write_text("my edits\n")
+    proc, _ = run("induce", *map(str, seeds), "--genre", "claims", "--language", "en", "--out", str(out))
     assert proc.returncode == 1 and "--force" in proc.stderr
-    assert out.read_text() == "my edits\n"
+    assert (out / "genre.yaml").read_text() == "my edits\n"
+
+
+def test_summarize_is_retired_with_a_pointer_to_induce():
+    proc, _ = run("summarize", "seed.txt", "--domain", "law")
+    assert proc.returncode == 1 and "dragonforge induce" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
 
 
 def test_validate_rejects_a_directory_without_a_manifest(tmp_path):
@@ -114,11 +123,11 @@ def test_validate_rejects_a_directory_without_a_manifest(tmp_path):
 
 
 def test_every_command_has_complete_help():
-    for command in ("build", "summarize", "validate"):
+    for command in ("build", "induce", "check-genre", "validate"):
         proc, _ = run(command, "--help")
         assert proc.returncode == 0 and "usage: dragonforge " + command in proc.stdout
     proc, _ = run("--help")
-    assert all(c in proc.stdout for c in ("build", "summarize", "validate"))
+    assert all(c in proc.stdout for c in ("build", "induce", "validate"))
 
 
 def test_a_second_build_into_a_directory_being_written_is_refused(tmp_path):

@@ -569,16 +569,16 @@ def test_validate_names_a_folder_where_a_file_belongs(small_bench, tmp_path):
     assert "queries.jsonl" in proc.stdout and "not a file" in proc.stdout, proc.stdout
 
 
-def test_summarize_refuses_a_device_or_an_oversized_seed_without_reading_it(tmp_path):
-    """Item 6: `summarize /dev/zero` ran out of memory."""
+def test_induce_refuses_a_device_or_an_oversized_seed_without_reading_it(tmp_path):
+    """Item 6: `summarize /dev/zero` ran out of memory (`induce` took its place)."""
     t0 = time.monotonic()
-    proc = _cli("summarize", "/dev/zero", "--domain", "claims", "--language", "en", "--out",
+    proc = _cli("induce", "/dev/zero", "/dev/zero", "--genre", "claims", "--language", "en", "--out",
                 str(tmp_path / "s.yaml"), cwd=tmp_path)
     _refused(proc, "/dev/zero", "not a regular file")
     big = tmp_path / "big.txt"
     with big.open("wb") as fh:
         fh.truncate(9 * 1024 * 1024)  # sparse: 9 MiB that take no disk
-    _refused(_cli("summarize", str(big), "--domain", "claims", "--language", "en", "--out",
+    _refused(_cli("induce", str(big), str(big), "--genre", "claims", "--language", "en", "--out",
                   str(tmp_path / "s.yaml"), cwd=tmp_path), "larger than 8 MiB")
     assert time.monotonic() - t0 < 10 and not (tmp_path / "s.yaml").exists()
 

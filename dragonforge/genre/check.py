@@ -121,6 +121,25 @@ def check_pack(pack: GenrePack, samples: int, languages: list[str] | None = None
 
             result = lint([(str(i), d.content) for i, d in enumerate(documents)], fingerprint)
             report.leak[language] = result.summary()
-            for p in result.problems:
-                problem(f"{language}: leak lint: {p}")
+            if result.problems:
+                problem(f"{language}: leak lint: {len(result.problems)} problem(s) in {len(documents)} drawn documents, "
+                        f"first: {result.problems[0]}")
+            for where, text in _written_texts(pack, language):
+                if fingerprint.value_in(text):
+                    problem(f"{language}: leak lint: {where} holds a distinctive seed value")
     return report
+
+
+def _written_texts(pack, language: str):
+    """Every text of the language file a document may print as written (pools, titles, labels)."""
+    text = pack.definition.languages[language]
+    for i, title in enumerate(text.titles):
+        yield f"{language}.yaml titles[{i}]", title
+    for sid, section in text.sections.items():
+        for i, title in enumerate(section.titles):
+            yield f"{language}.yaml sections.{sid}.titles[{i}]", title
+    for key, slot in text.slots.items():
+        for i, value in enumerate(slot.pool):
+            yield f"{language}.yaml slots.{key}.pool[{i}]", value
+        for i, label in enumerate(slot.labels):
+            yield f"{language}.yaml slots.{key}.labels[{i}]", label

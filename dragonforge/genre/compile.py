@@ -50,12 +50,13 @@ def shipped_frames(language: str) -> dict[str, list[str]]:
 class Units:
     """What the compiled templates need of one pack in one language."""
 
-    def __init__(self, genre: Genre, language: str):
+    def __init__(self, genre: Genre, language: str, guard_all: bool = False):
         self.genre = genre
         self.spec = genre.spec
         self.language = language
         self.text = genre.languages[language]
         self.zh = language == "zh"
+        self.guard_all = guard_all  # every slot may be absent (a corpus document states what it states)
 
     def slot(self, key: str) -> SlotSpec:
         """A slot, or a group's field as ``group.field``."""
@@ -86,7 +87,7 @@ class Units:
         return f"{{{{ {prefix}{key} }}}}", [key]
 
     def present(self, key: str, prefix: str = "") -> str | None:
-        return f"{prefix}val.{key} is defined" if self.slot(key).presence < 1 else None
+        return f"{prefix}val.{key} is defined" if (self.slot(key).presence < 1 or self.guard_all) else None
 
     def frames(self, kind: str) -> list[str]:
         own = self.text.frames.get(kind) or self.text.frames.get("default")
@@ -177,8 +178,10 @@ def stated_slots(genre: Genre) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def qra_templates(genre: Genre, language: str) -> QRATemplateSet:
-    u = Units(genre, language)
+def qra_templates(genre: Genre, language: str, guard_all: bool = False) -> QRATemplateSet:
+    """The pack's QRA set; ``guard_all``: every template applies only where its facts are
+    stated (a corpus build, where any slot may be absent from a document)."""
+    u = Units(genre, language, guard_all)
     spec = genre.spec
     q = spec.questions
     # the entity and the slots the anchor names already (asking for them would give the answer away)

@@ -95,7 +95,7 @@ def induce_pack(paths: list[Path], genre: str, language: str, out: Path, force: 
                 if not any(_drop_named(ind, p, dropped) for p in checked.problems):
                     raise InputError(f"the induced pack fails its check: {checked.problems[0]}")
                 continue
-            check_lines = checked.lines()
+            check_lines = [line.replace(tmp, str(out)) for line in checked.lines()]
             docs = _drawn_documents(pack, language, samples)
             result = lint(docs, ind.fingerprint)
             lint_summary = result.summary()

@@ -181,7 +181,7 @@ def induce(texts: list[tuple[str, str]], genre: str, language: str) -> Induction
     plain = [f for d, doc in enumerate(docs) for f in doc.fields if (d, f.line, f.label) not in item_fields]
     owner = {id(f): d for d, doc in enumerate(docs) for f in doc.fields}
     slots = _align_fields(plain, owner, docs, language)
-    _check_one_genre(docs, slots)
+    _check_one_genre(docs, slots, owner)
     _prose_mentions(docs, slots, owner, language)
     _prose_frames(docs, slots, owner, language)
     items += _labelled_records(docs, slots, owner)
@@ -220,19 +220,37 @@ def induce(texts: list[tuple[str, str]], genre: str, language: str) -> Induction
     return ind
 
 
-def _check_one_genre(docs: list[Document], slots: dict[str, Slot]) -> None:
-    """Seeds of two genres share almost no labels: refuse them rather than induce a mixture."""
-    if len(docs) < 2:
+def _check_one_genre(docs: list[Document], slots: dict[str, Slot], owner: dict[int, int]) -> None:
+    """Seeds of two genres share their fields within each genre, hardly across: refuse them (naming
+    the two sets) rather than induce a mixture. Two seeds are linked when they share a third of
+    the fields the smaller one has; the seeds must form one linked set."""
+    n = len(docs)
+    if n < 2:
         return
     shared = Counter()
     for slot in slots.values():
         for a, b in itertools.combinations(sorted(slot.seeds), 2):
             shared[(a, b)] += 1
-    for d, doc in enumerate(docs):
-        best = max((shared[tuple(sorted((d, e)))] for e in range(len(docs)) if e != d), default=0)
-        if best == 0 and len(doc.fields) >= 3:
-            raise InputError(f"seed {doc.name} shares no field with any other seed: are the seeds of one genre? "
-                             "(give documents of one genre, whose fields recur)")
+    size = [max(1, len(doc.fields)) for doc in docs]
+    parent = list(range(n))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            x = parent[x]
+        return x
+
+    for (a, b), k in shared.items():
+        if k >= max(2, min(size[a], size[b]) / 3):
+            parent[find(a)] = find(b)
+    sets: dict[int, list[str]] = {}
+    for d in range(n):
+        if len(docs[d].fields) >= 5:  # a seed with few fields (a letter, a prose report) is not judged
+            sets.setdefault(find(d), []).append(docs[d].name)
+    big = list(sets.values())
+    if len(big) >= 2:
+        groups = " / ".join(", ".join(names[:3]) + ("..." if len(names) > 3 else "") for names in big[:2])
+        raise InputError(f"the seeds do not look like one genre: they share their fields in separate sets ({groups}); "
+                         "give documents of one genre")
 
 
 # --- items: lines that add up to a total ----------------------------------------------------------

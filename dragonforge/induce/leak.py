@@ -72,6 +72,7 @@ class Fingerprint:
     allow_prose: bool = False
     plain_values: set[str] = field(default_factory=set)  # in memory only (induction): never written
     plain_prose: list[str] = field(default_factory=list)  # in memory only: each seed's prose tokens
+    plain_docs: list[str] = field(default_factory=list)  # in memory only: each seed's tokens
 
     def h(self, text: str) -> str:
         return hashlib.blake2b(norm(text).encode(), key=self.salt.encode()[:64], digest_size=8).hexdigest()
@@ -177,6 +178,7 @@ def fingerprint(docs: list[Document], language: str, values: list[Value], salt: 
     for runs in per_doc:
         fp.runs.update(fp.h(r) for r in runs if counts[r] < 2)
     fp.plain_prose = [f" {' '.join(_tokens(_prose(doc)))} " for doc in docs]
+    fp.plain_docs = [f" {' '.join(_tokens(doc.text))} " for doc in docs]
     return fp
 
 
@@ -197,12 +199,37 @@ def distinctive(text: str, fp: Fingerprint, language: str) -> bool:
     return any(v and f" {v} " in low for v in fp.plain_values)
 
 
+GENERIC_EN_WORDS = 4
+GENERIC_ZH_CHARS = 8
+
+
+def generic(text: str, fp: Fingerprint, language: str) -> bool:
+    """A seed value a pack may reuse as vocabulary: one two or more seeds write (the genre's
+    word: ``SEV-1``, ``fire``), or a short generic phrase: at most 4 words (8 Chinese
+    characters), no digits, no proper name (no capital past the first word). Anything longer is
+    one document's fact."""
+    toks = _tokens(text)
+    if toks and not fp.plain_docs:
+        return True  # no seeds in memory (a pack loaded from disk): nothing to compare with
+    phrase = f" {' '.join(toks)} "
+    if sum(1 for d in fp.plain_docs if phrase in d) >= 2:
+        return True
+    if re.search(r"\d", text):
+        return False
+    if language == "zh":
+        return len(re.sub(r"\s", "", text)) <= GENERIC_ZH_CHARS and not re.search(r"[A-Za-z]", text)
+    words_ = text.split()
+    return len(words_) <= GENERIC_EN_WORDS and not any(w[:1].isupper() for w in words_[1:] if w != "I")
+
+
 def safe_pool_value(text: str, fp: Fingerprint, language: str,
                     contexts: list[tuple[str, str]] | None = None) -> bool:
     """A seed value the pack may reuse: short (under a prose run), no distinctive value in it,
     no name or code, and no run of seed prose once written between the words around it
     (``contexts``: the literal text before and after it, a label or a record line's)."""
     if not text or distinctive(text, fp, language):
+        return False
+    if not generic(text, fp, language):
         return False
     margin = 3  # a drawn neighbour (a name's surname, a clock's minutes) may complete a run
     limit = (ZH_RUN if language == "zh" else EN_RUN) - margin

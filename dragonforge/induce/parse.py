@@ -90,11 +90,23 @@ def _short(text: str, language: str, limit_en: int = 7, limit_zh: int = 16) -> b
         (len(text.split()) <= limit_en and len(text) <= 60)
 
 
+_LEADER = re.compile(r"^(?P<label>[^.:：]{1,60}?)\s*(?:\.{3,}|…{2,}|·{3,}|_{3,})\s*(?P<value>\S.*)$")
+_COLUMNS = re.compile(r"^(?P<label>\S.{0,58}?\S)(?:\s{3,}|\t+)(?P<value>\S.*)$")
+
+
 def labelled(line: str, language: str) -> tuple[str, str] | None:
-    """``Label: value`` when the line (or sentence) is one; the colon of a clock time is no label's."""
-    m = _LABEL_LINE.match(line.strip())
+    """``Label: value`` when the line (or sentence) is one; the colon of a clock time is no label's.
+    Also ``Label ........ value`` (dot leaders) and ``Label      value`` (aligned columns)."""
+    stripped = line.strip()
+    m = _LABEL_LINE.match(stripped)
     if not m:
-        return None
+        m = _LEADER.match(stripped) or _COLUMNS.match(stripped)
+        if not m:
+            return None
+        label, value = m.group("label").strip(), m.group("value").strip()
+        if not value or not _short(label, language, 8, 20) or _TERMINAL.search(label) or "  " in value.strip()[:3]:
+            return None
+        return BULLET.sub("", label).strip("*_ ").strip(), value
     label, value = m.group("label").strip(), m.group("value").strip()
     colon = m.start("value") - 1
     if re.search(r"\d\s*$", label) and re.match(r"\s*\d{2}", line[colon + 1:]):  # 14:03
@@ -141,7 +153,7 @@ def unwrap(lines: list[str], language: str) -> list[tuple[int, str]]:
         stripped = line.strip()
         if out and stripped and out[-1][1].strip() and language == "en" and stripped[:1].islower() and \
                 not _TERMINAL.search(out[-1][1].strip()) and not out[-1][1].rstrip().endswith((":", "：")) and \
-                len(out[-1][1]) >= 40 and not BULLET.match(stripped):
+                len(out[-1][1]) >= 40 and not BULLET.match(stripped) and not labelled(stripped, language):
             out[-1] = (out[-1][0], out[-1][1].rstrip() + " " + stripped)
             out.append((i, ""))  # the joined line stays, empty, so numbering holds
             continue
@@ -156,8 +168,10 @@ def unwrap(lines: list[str], language: str) -> list[tuple[int, str]]:
     return out
 
 
-def parse(text: str, name: str, language: str) -> Document:
-    lines = [line for _, line in unwrap(text.split("\n"), language)]
+def parse(text: str, name: str, language: str, unwrap_lines: bool = True) -> Document:
+    """``unwrap_lines``: join a wrapped paragraph's lines (a seed); off for a corpus document,
+    whose references must be its own lines, verbatim."""
+    lines = [line for _, line in unwrap(text.split("\n"), language)] if unwrap_lines else text.split("\n")
     numbered_run = _numbered_runs(lines)
     title, title_line = "", 0
     sections = [Section(0, "", "", "", 0)]

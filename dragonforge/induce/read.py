@@ -6,6 +6,7 @@ one line per block and ``label: value`` per two-cell table row.
 from __future__ import annotations
 
 import re
+import stat
 from pathlib import Path
 
 from dragonforge.errors import InputError
@@ -21,11 +22,16 @@ _BLOCKS = ["p", "div", "li", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "br", "se
 def read_document(path: Path) -> str:
     """The text of one document; one-line errors for what cannot be read as text."""
     try:
+        info = path.stat()
+        if path.is_dir():
+            raise InputError(f"{path}: is a folder, not a document")
+        if not stat.S_ISREG(info.st_mode):
+            raise InputError(f"{path}: not a regular file (a device or a pipe is not a document)")
+        if info.st_size > MAX_DOCUMENT_BYTES:
+            raise InputError(f"{path}: larger than {MAX_DOCUMENT_BYTES // 2**20} MiB, more than one document")
         data = path.read_bytes()
     except OSError as exc:
         raise InputError(f"{path}: cannot read it ({exc.strerror or exc})") from None
-    if len(data) > MAX_DOCUMENT_BYTES:
-        raise InputError(f"{path}: {len(data) // 1024} kB is more than one document ({MAX_DOCUMENT_BYTES // 2**20} MB)")
     if b"\0" in data[:8192]:
         raise InputError(f"{path}: a binary file, not UTF-8 text")
     try:

@@ -40,7 +40,8 @@ def pack_files(ind: Induction) -> dict[str, str]:
         if support < 0.75 and name != ind.entity and not slot.derived:
             spec["presence"] = round(max(0.3, support), 2)
         slots[name] = spec
-        entry = {"labels": slot.labels, "description": _describe(slot.labels[0], lang)}
+        labels = [lab for lab in slot.labels if not ind.fingerprint.value_in(lab)] or [name.replace("_", " ")]
+        entry = {"labels": labels, "description": _describe(labels[0], lang)}
         for key in ("pool", "style"):
             if key in slot.text:
                 entry[key] = slot.text[key]
