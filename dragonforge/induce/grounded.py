@@ -136,6 +136,7 @@ def _apply_slot(ind: Induction, p: ProposedSlot, texts, seeds: list[str], kept: 
     name = p.name.strip().lower().replace(" ", "_")
     if name in ind.slots:
         slot = ind.slots[name]
+        before = (len(slot.labels), len(slot.text.get("pool", [])), sum(rejected.values()))
         for label in p.labels:
             label = label.strip().rstrip(":：")
             if not label or label in slot.labels:
@@ -156,6 +157,8 @@ def _apply_slot(ind: Induction, p: ProposedSlot, texts, seeds: list[str], kept: 
             elif value not in slot.text["pool"]:
                 slot.text["pool"].append(value)
                 kept["pool values"] += 1
+        if before == (len(slot.labels), len(slot.text.get("pool", [])), sum(rejected.values())):
+            kept["slots already in the draft, nothing new"] += 1
         return
     if not NAME.match(name):
         rejected["slot: not a usable name"] += 1

@@ -867,6 +867,8 @@ def _tidy(x: float) -> float | int:
 def _code_pattern(codes: list[str], years: dict[str, list[int]]) -> tuple[str, str | None]:
     """A bothify pattern that every code fits: the parts all codes share kept, digits ``#``,
     letters ``?``, a part equal to a date slot's year as ``{year:slot}``."""
+    if len(set(codes)) == 1:  # one example says nothing of what is constant: its shape only
+        return "".join("#" if ch.isdigit() else "?" if ch.isalpha() else ch for ch in codes[0]), None
     parts = [re.split(r"([-/_.#\s])", c) for c in codes]
     lengths = Counter(len(p) for p in parts)
     n, _ = lengths.most_common(1)[0]

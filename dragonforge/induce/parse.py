@@ -275,12 +275,47 @@ def _numbered_runs(lines: list[str]) -> set[int]:
             i += 1
             continue
         j = i
-        while j + 1 < len(lines) and style[j + 1] == style[i]:
+        while j + 1 < len(lines) and style[j + 1] == style[i] and _number(lines[j + 1]) == _number(lines[j]) + 1:
             j += 1
         if j > i:
             out.update(range(i, j + 1))
         i = j + 1
     return out
+
+
+_ZH_DIGITS = {c: i for i, c in enumerate("零一二三四五六七八九十")}
+
+
+def _number(line: str) -> int:
+    """The number a numbered line starts with (``3.``, ``(3)``, ``三、``, ``C.``, ``III.``)."""
+    m = NUMBERING.match(line)
+    text = m.group(0) if m else ""
+    digits = re.search(r"\d+", text)
+    if digits:
+        return int(digits.group(0))
+    zh = re.search(r"[一二三四五六七八九十]+", text)
+    if zh:
+        chars = zh.group(0)
+        if chars == "十":
+            return 10
+        if chars.startswith("十"):
+            return 10 + _ZH_DIGITS.get(chars[1:], 0)
+        if chars.endswith("十"):
+            return _ZH_DIGITS.get(chars[0], 0) * 10
+        if "十" in chars:
+            a, b = chars.split("十")
+            return _ZH_DIGITS.get(a, 0) * 10 + _ZH_DIGITS.get(b, 0)
+        return _ZH_DIGITS.get(chars, 0)
+    roman = re.search(r"\b[IVX]+\b", text)
+    if roman:
+        values = {"I": 1, "V": 5, "X": 10}
+        total, prev = 0, 0
+        for ch in reversed(roman.group(0)):
+            v = values[ch]
+            total, prev = (total - v, prev) if v < prev else (total + v, v)
+        return total
+    letter = re.search(r"\b[A-H]\b", text)
+    return ord(letter.group(0)) - 64 if letter else -1
 
 
 def _style(line: str) -> str | None:
