@@ -13,6 +13,7 @@ headings and short non-distinctive category values.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import itertools
 import math
 import re
@@ -150,13 +151,18 @@ def shape_similarity(a: str, b: str) -> float:
     ``INC-2024-1107``, ``auth-gateway`` and ``checkout-api``), else 0."""
     if " " in a.strip() or " " in b.strip() or not re.search(r"[\d\-_/.]", a + b):
         return 0.0
-    if any(classify(x, "en").kind in ("money", "count", "percent", "quantity", "duration", "date", "datetime", "time")
-           for x in (a, b)):
+    if _amount_or_date(a) or _amount_or_date(b):
         return 0.0  # amounts and dates share a shape with any other of their kind
     if shape(a) != shape(b):
         return 0.0
     pa, pb = re.split(r"[\d\-_/.]", a, maxsplit=1)[0], re.split(r"[\d\-_/.]", b, maxsplit=1)[0]
     return 1.0 if (pa == pb or not re.search(r"\d", a + b)) else 0.6
+
+
+@functools.lru_cache(maxsize=65536)
+def _amount_or_date(text: str) -> bool:
+    return classify(text, "en").kind in ("money", "count", "percent", "quantity", "duration", "date", "datetime",
+                                         "time")
 
 
 def kinds_compatible(a: str, b: str) -> float:
@@ -826,6 +832,8 @@ def _number_spec(kind: str, numbers: list[float], text: dict, values: list[Value
         text.setdefault("_units", {})[unit_key] = _UNIT_WORDS[language][unit_key]
     positive = [x for x in numbers if x > 0] or [1.0]
     low, high = min(numbers), max(numbers)
+    if kind == "money":  # a stray small figure (a count read as an amount) does not set the floor
+        low = max(low, high / 1000)
     log = kind == "money" and high / max(min(positive), 1e-9) > 20
     low, high = _widen(low if low > 0 or kind != "money" else min(positive), high, log, kind == "money")
     if kind == "percent":
@@ -966,6 +974,7 @@ def _generators(ind: Induction) -> None:
             pattern, year = _code_pattern([v.text for v in slot.values], ordered)
             slot.spec["pattern"] = pattern
     _date_order(ind)
+    _amount_order(ind)
     for group in ind.groups.values():
         _group_generators(ind, group)
 
@@ -997,7 +1006,7 @@ def _date_order(ind: Induction) -> None:
             if a == b or ind.slots[a].spec.get("after", {}).get("slot") == b:
                 continue
             common = set(dates[a]) & set(dates[b])
-            if len(common) < 2 or common != set(dates[b]):
+            if len(common) < 2 or len(common) < 0.75 * len(dates[b]):
                 continue
             gaps = [(dates[b][d] - dates[a][d]).days for d in common]
             if min(gaps) >= 0 and max(gaps) <= 400 and (best is None or max(gaps) < best[1]):
@@ -1009,6 +1018,25 @@ def _date_order(ind: Induction) -> None:
             ind.slots[b].spec["after"] = {"slot": a, "days": [max(0, low // 2), max(high * 2, low + 1, 1)]}
             ind.slots[b].spec.pop("window", None)
             ind.constraints.append((f"{b} >= {a}", f"{ind.slots[b].labels[0]} on or after {ind.slots[a].labels[0]}"))
+
+
+def _amount_order(ind: Induction) -> None:
+    """``a < b`` for two amounts of one kind that three or more seeds state together and that
+    every such seed orders the same way (a net below a gross, an excess below a sum insured);
+    only the links of the chain, not what follows from them."""
+    values = {n: {d: v.number for d, v in _per_seed(s).items() if v.number is not None}
+              for n, s in ind.slots.items() if s.kind == "money"}
+    less: set[tuple[str, str]] = set()
+    for a, b in itertools.permutations(values, 2):
+        common = set(values[a]) & set(values[b])
+        if len(common) >= 3 and all(values[a][d] < values[b][d] for d in common):
+            less.add((a, b))
+    for a, b in sorted(less):
+        if any((a, c) in less and (c, b) in less for c in values):
+            continue  # implied by a chain through c
+        if ind.slots[a].derived and b in ind.slots[a].derived:
+            continue
+        ind.constraints.append((f"{a} < {b}", f"the {ind.slots[a].labels[0]} is below the {ind.slots[b].labels[0]}"))
 
 
 def _after_chain(ind: Induction, start: str, target: str) -> bool:
