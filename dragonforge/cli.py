@@ -497,9 +497,12 @@ def _stopped(exc: DragonforgeError, kept: str) -> DragonforgeError:
     return exc
 
 
+_RETIRED = ("summarize was retired: `dragonforge induce SEED_FILES... --genre NAME --language en|zh --out "
+            "PACK_DIR` writes a genre pack you can review, check (check-genre) and build (build --genre)")
+
+
 def _cmd_summarize(args: argparse.Namespace) -> int:
-    raise InputError("summarize was retired: `dragonforge induce SEED_FILES... --genre NAME --language en|zh --out "
-                     "PACK_DIR` writes a genre pack you can review, check (check-genre) and build (build --genre)")
+    raise InputError(_RETIRED)
 
 
 def _cmd_induce(args: argparse.Namespace) -> int:
@@ -729,6 +732,10 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    given = sys.argv[1:] if argv is None else argv
+    if given[:1] == ["summarize"] and not {"-h", "--help"} & set(given[1:2]):  # retired, whatever it is given
+        print(f"dragonforge summarize: error: {_RETIRED}", file=sys.stderr)
+        return 1
     args = parser.parse_args(argv)
     if not getattr(args, "handler", None):
         parser.print_help()

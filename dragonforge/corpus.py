@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 import re
 import sys
 import time
@@ -26,7 +27,7 @@ from dragonforge.induce.infer import _find_items, _record_fields, kinds_compatib
 from dragonforge.induce.parse import Document as Parsed
 from dragonforge.induce.parse import parse, split_sentences
 from dragonforge.induce.read import read_document
-from dragonforge.induce.values import Value, classify, spans
+from dragonforge.induce.values import Value, spans
 from dragonforge.models import Config, Document, Fact, Sentence
 from dragonforge.text import detect_language
 
@@ -64,9 +65,16 @@ def corpus_files(folder: Path) -> list[Path]:
 
 
 def corpus_hash(folder: Path, files: list[Path]) -> str:
+    """The corpus's identity: every file's name and content, read in chunks (a file that cannot
+    be read counts by its name; the build lists it as unreadable)."""
     h = hashlib.sha256()
     for path in files:
-        h.update(str(path.relative_to(folder)).encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+        h.update(str(path.relative_to(folder)).encode() + b"\0")
+        try:
+            with path.open("rb") as fh:
+                h.update(hashlib.file_digest(fh, "sha256").digest())
+        except OSError:
+            h.update(b"unreadable")
     return h.hexdigest()
 
 
@@ -209,7 +217,7 @@ class Extractor:
         return next((f.kind for f in fields.values() if f.kind in _NUMERIC), "money")
 
     def _records(self, run, facts, lines, how, used: set[str]) -> None:
-        marker = max({r.marker for r in run}, key=lambda m: sum(1 for r in run if r.marker == m))
+        marker = Counter(r.marker for r in run).most_common(1)[0][0]  # ties: the first seen
         want = "timeline" if marker in ("time", "offset") else "list"
         group = next((g for g, s in self.layout.items() if s.layout == want and g not in used), None)
         if group is None or len(run) < 2:
@@ -254,6 +262,8 @@ def _sentences(content: str, facts: dict[str, Fact], lines: dict[str, int], lang
             continue
         keys = by_line.get(number, [])
         parts = split_sentences(text, language) if len(text) > 80 else [text]
+        if any(not any(facts[k].text in part for part in parts) for k in keys):
+            parts = [text]  # a value the split would cut ("Dr. Jane Roe"): the line stays whole
         if len(parts) == 1:
             out.append(Sentence(text=text, section=section, facts=keys))
             continue
@@ -352,7 +362,20 @@ def extract_corpus(folder: Path, pack, language: str, llm_extract=None) -> tuple
         report.append(Extracted(rel, "used", doc_id=doc_id, llm_rejected=rejected,
                                 facts=[{"key": k, "text": f.text, "line": lines[k], "how": how[k]}
                                        for k, f in facts.items()]))
+    _unique_anchors(configs, documents, language)
     return configs, documents, report
+
+
+def _unique_anchors(configs: list[Config], documents: list[Document], language: str) -> None:
+    """Two documents about one entity (two letters on one claim) would answer each other's
+    questions: each of them is named by its file instead."""
+    seen = Counter(c.extras["anchor"] for c in configs)
+    for i, config in enumerate(configs):
+        if seen[config.extras["anchor"]] > 1:
+            name = documents[i].source or str(config.doc_id)
+            anchor = f"the document {name}" if language == "en" else f"文件《{name}》"
+            configs[i] = config.model_copy(update={"extras": {**config.extras, "anchor": anchor,
+                                                              "Anchor": anchor[:1].upper() + anchor[1:]}})
 
 
 def extraction_markdown(report: list[Extracted], pack_name: str) -> str:

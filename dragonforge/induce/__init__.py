@@ -149,7 +149,7 @@ def _drop_named(ind: Induction, message: str, dropped: list[tuple[str, str]]) ->
             dropped.append((f"constraint `{check}`", message))
             return True
     for name in sorted(ind.slots, key=len, reverse=True):
-        if re.search(rf"(?<![\w.]){re.escape(name)}(?![\w])", message) and name != ind.entity:
+        if re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", message) and name != ind.entity:
             slot = ind.slots.pop(name)
             for other in ind.slots.values():
                 if other.derived and re.search(rf"\b{re.escape(name)}\b", other.derived):
@@ -164,7 +164,6 @@ def _drop_named(ind: Induction, message: str, dropped: list[tuple[str, str]]) ->
             return True
     for name in sorted(ind.groups, key=len, reverse=True):
         if re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", message):
-            ind.groups[name].spec["_drop"] = True
             ind.groups.pop(name)
             ind.sections[:] = [s for s in ind.sections if s.get("group") != name]
             dropped.append((f"group `{name}`", message))

@@ -15,7 +15,6 @@ kind. Every rejection is counted in ``extraction.md`` and the manifest.
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 from collections import Counter
 from pathlib import Path
@@ -293,10 +292,14 @@ class CorpusLLM:
             if key not in missing or key in more:
                 rejected.append({"key": key[:40], "why": "not a slot it was asked for"})
                 continue
-            line = next((i + 1 for i, ln in enumerate(lines) if value and value in ln), None)
-            if line is None:
+            found = [i + 1 for i, ln in enumerate(lines) if value and value in ln]
+            if not found:
                 rejected.append({"key": key, "why": "not written verbatim in the document"})
                 continue
+            if len(found) > 1:
+                rejected.append({"key": key, "why": "written on several lines: which one states it is unknown"})
+                continue
+            line = found[0]
             form = classify(value, self.language)
             if not _kind_ok(spec.slots[key].kind, form):
                 rejected.append({"key": key, "why": f"not a {spec.slots[key].kind}"})
@@ -311,7 +314,3 @@ class CorpusLLM:
             self.loop.close()
         usage = self.llm.account.report()
         return usage, {"base_url": self.settings.base_url, "model": self.settings.model}
-
-
-def proposal_json(ind: Induction) -> str:
-    return json.dumps({n: {"kind": s.kind, "labels": s.labels} for n, s in ind.slots.items()}, ensure_ascii=False)

@@ -23,9 +23,8 @@ from dataclasses import dataclass, field
 from dragonforge.errors import InputError
 from dragonforge.induce.leak import Fingerprint, distinctive, fingerprint, safe_pool_value
 from dragonforge.induce.parse import Document, Field, Record, Section, parse
-from dragonforge.induce.values import Value, classify, is_organisation, is_person, spans, words
+from dragonforge.induce.values import Value, classify, spans, words
 
-_DEBUG = False
 NUMERIC = {"money", "count", "quantity", "duration", "percent"}
 COMPATIBLE = [{"person", "organisation", "party"}, {"date", "datetime"}, {"count", "quantity"},
               {"category", "text", "place"}, {"text", "narrative"}, {"code", "text"}, {"address", "place", "text"}]
@@ -619,25 +618,16 @@ def _find_groups(docs: list[Document], items, language: str) -> dict[str, Group]
                         body = re.sub(r"^\s*(?:\d{1,2}[.)、]|\(\d{1,2}\)|（\d{1,2}）|[a-h][.)])\s*", "", body)
                     recs.append((Record(body, r.line, r.marker), _record_fields(body, language)))
                 candidates.append((d, section, layout, recs, None))
-    # signature of a candidate: the kinds of its records' fields, most common sequence
-    clusters: list[list[tuple]] = []
-    for cand in candidates:
-        d, section, layout, recs, _ = cand
-        sig = _signature(cand)
-        best, best_score = None, 0.0
-        for cluster in clusters:
-            if any(c[0] == d for c in cluster) or cluster[0][2] != layout:
-                continue
-            other = _signature(cluster[0])
-            kind_sim = len(set(sig) & set(other)) / max(1, len(set(sig) | set(other)))
-            title_sim = max(label_similarity(section.title, c[1].title, language) for c in cluster)
-            s = 0.6 * kind_sim + 0.4 * title_sim
-            if s > best_score:
-                best, best_score = cluster, s
-        if best is not None and best_score >= 0.5:
-            best.append(cand)
-        else:
-            clusters.append([cand])
+    def affinity(cand, cluster) -> float:
+        # the kinds of the records' fields (most common sequence) and the section's title
+        if cluster[0][2] != cand[2]:
+            return 0.0
+        sig, other = set(_signature(cand)), set(_signature(cluster[0]))
+        kind_sim = len(sig & other) / max(1, len(sig | other))
+        title_sim = max(label_similarity(cand[1].title, c[1].title, language) for c in cluster)
+        return 0.6 * kind_sim + 0.4 * title_sim
+
+    clusters = _greedy_clusters(candidates, affinity)
     groups: dict[str, Group] = {}
     for cluster in clusters:
         if len({c[0] for c in cluster}) < 2:
@@ -653,6 +643,26 @@ def _find_groups(docs: list[Document], items, language: str) -> dict[str, Group]
         group.name = name
         groups[name] = group
     return groups
+
+
+def _greedy_clusters(items: list[tuple], affinity, threshold: float = 0.5) -> list[list[tuple]]:
+    """Each item (its first element the seed it comes from) joins the cluster it fits best, if
+    that fit reaches ``threshold`` and the cluster has nothing from its seed yet; else it starts
+    one."""
+    clusters: list[list[tuple]] = []
+    for item in items:
+        best, best_score = None, 0.0
+        for cluster in clusters:
+            if any(c[0] == item[0] for c in cluster):
+                continue
+            score = affinity(item, cluster)
+            if score > best_score:
+                best, best_score = cluster, score
+        if best is not None and best_score >= threshold:
+            best.append(item)
+        else:
+            clusters.append([item])
+    return clusters
 
 
 def _signature(cand) -> tuple[str, ...]:
@@ -1148,8 +1158,6 @@ def _entity(ind: Induction) -> str:
         weight = {"party": 1.4, "organisation": 1.4, "person": 1.1, "text": 0.9, "place": 0.6, "code": 0.2,
                   "category": 0.3}[slot.kind]
         score = 2 * support + 2 * in_title + weight + max(0.0, 0.6 - 0.15 * rank)
-        if _DEBUG:
-            print("entity?", name, slot.kind, round(support, 2), round(in_title, 2), weight, rank, round(score, 2))
         if score > best_score:
             best, best_score = name, score
     if best is None:
@@ -1183,23 +1191,14 @@ def _align_sections(docs: list[Document], slots: dict[str, Slot], groups: dict[s
             held |= {g for g, grp in groups.items() if any(r.line >= section.line and dd == d and
                                                            _in_section(doc, section, r.line) for dd, r, _ in grp.records)}
             members.append((d, section, held))
-    clusters: list[list[tuple]] = []
-    for m in sorted(members, key=lambda m: -len(m[2])):
-        d, section, held = m
-        best, best_score = None, 0.0
-        for cluster in clusters:
-            if any(c[0] == d for c in cluster):
-                continue
-            held_c = set().union(*(c[2] for c in cluster))
-            overlap = len(held & held_c) / max(1, min(len(held), len(held_c)))
-            title = max(label_similarity(section.title, c[1].title, language) for c in cluster)
-            s = max(overlap, title if section.title else 0)
-            if s > best_score:
-                best, best_score = cluster, s
-        if best is not None and best_score >= 0.5:
-            best.append(m)
-        else:
-            clusters.append([m])
+    def affinity(m, cluster) -> float:
+        # the slots the sections hold, or their titles
+        held_c = set().union(*(c[2] for c in cluster))
+        overlap = len(m[2] & held_c) / max(1, min(len(m[2]), len(held_c)))
+        title = max(label_similarity(m[1].title, c[1].title, language) for c in cluster)
+        return max(overlap, title if m[1].title else 0)
+
+    clusters = _greedy_clusters(sorted(members, key=lambda m: -len(m[2])), affinity)
     out = {}
     for k, cluster in enumerate(clusters):
         for d, section, held in cluster:
@@ -1232,7 +1231,8 @@ def _sections(ind: Induction, section_of) -> None:
             group = ind.groups[g]
             after = [t for t in group.totals if t in ind.slots]
             sections.append({"id": g, "layout": group.layout, "group": g, "after": after, "where": where,
-                             "titles": titles or group.titles, "presence": len(group.seeds) / len(ind.documents)})
+                             "titles": titles or [t for t in group.titles if not distinctive(t, ind.fingerprint, language)],
+                             "presence": len(group.seeds) / len(ind.documents)})
             placed.add(g)
             placed.update(after)
         if slots:
@@ -1304,7 +1304,3 @@ def _zh_genre(ind: Induction) -> str:
             if re.fullmatch(r"[\u4e00-\u9fff]+", end) and sum(1 for u in titles if u.endswith(end)) >= 2 and len(end) > len(best):
                 best = end
     return best or "文件"
-
-
-def is_name(text: str, language: str) -> bool:
-    return is_person(text, language) or is_organisation(text, language)

@@ -22,8 +22,10 @@ import hashlib
 import json
 import re
 import secrets
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -45,15 +47,16 @@ _NUMBER = re.compile(r"^\d[\d,]*(?:\.\d+)?$")
 
 def _canon(token: str) -> str:
     if _NUMBER.match(token):
-        x = float(token.replace(",", ""))
-        return str(int(x)) if x.is_integer() else f"{x:g}"
+        return format(Decimal(token.replace(",", "")).normalize(), "f")  # exact: 13,150.00 = 13150
     return token.lower()
 
 
 def _tokens(text: str, language: str = "en") -> list[str]:
-    """Words (English) and characters (Chinese), numbers as one token in one canonical form
-    (``13,150.00`` = ``13150``), so a value matches however it is written and never inside a
-    longer number."""
+    """Words (English) and characters (Chinese), numbers as one token in one exact canonical
+    form, so a value matches however it is written (full-width digits too) and never inside a
+    longer number; a possessive or a slash or hyphen between words splits them."""
+    text = unicodedata.normalize("NFKC", text)
+    text = re.sub(r"(?<=[A-Za-z])'s\b|(?<=[A-Za-z])[/-](?=[A-Za-z])", " ", text)
     return [_canon(t) for t in _TOKEN.findall(text)]
 
 
@@ -77,17 +80,16 @@ class Fingerprint:
     def h(self, text: str) -> str:
         return hashlib.blake2b(norm(text).encode(), key=self.salt.encode()[:64], digest_size=8).hexdigest()
 
-    def has_value(self, text: str) -> bool:
-        return self.h(text) in self.values
-
     def value_in(self, text: str) -> str | None:
         """The first distinctive seed value written in ``text``, if any (line by line)."""
         for line in text.split("\n"):
             toks = _tokens(line)
             for n in sorted(self.value_lengths):
+                if n < 1:
+                    continue
                 for i in range(len(toks) - n + 1):
                     piece = " ".join(toks[i:i + n])
-                    if self.h(piece) in self.values:
+                    if piece and self.h(piece) in self.values:
                         return piece
         return None
 
@@ -117,8 +119,9 @@ def is_round(x: float) -> bool:
 def is_distinctive_value(value: Value) -> bool:
     if value.kind == "code":  # an identifier; SEV-1 or P2 is a category, not a fact
         return sum(c.isdigit() for c in value.text) >= 3
-    if value.kind in _DISTINCTIVE_KINDS:
-        return len(value.text) >= (3 if re.search(r"[\u4e00-\u9fff]", value.text) else 5)
+    if value.kind in _DISTINCTIVE_KINDS:  # a Chinese name of two characters is a name too
+        cjk = re.search(r"[\u4e00-\u9fff]", value.text)
+        return len(value.text) >= ((2 if value.kind == "person" else 3) if cjk else 5)
     if value.kind in ("money", "count", "quantity") and value.number is not None:
         return not is_round(value.number)
     return False
@@ -164,10 +167,15 @@ def fingerprint(docs: list[Document], language: str, values: list[Value], salt: 
     for v in found:
         if seen_in[norm(v.text)] >= 2:
             continue
-        if is_distinctive_value(v):
-            fp.values.add(fp.h(v.text))
-            fp.plain_values.add(norm(v.text))  # in memory only, for the pack's own pools and titles
-            fp.value_lengths.add(len(_tokens(v.text)))
+        if is_distinctive_value(v) and norm(v.text):
+            forms = [v.text]
+            if v.kind in ("money", "count", "quantity") and v.number is not None:
+                forms.append(str(v.number))  # the bare amount: $12,450 and USD 12,450.00 alike
+            for form in forms:
+                if norm(form):
+                    fp.values.add(fp.h(form))
+                    fp.plain_values.add(norm(form))  # in memory only, for the pack's own pools and titles
+                    fp.value_lengths.add(len(_tokens(form)))
     counts: Counter[str] = Counter()
     per_doc = []
     for doc in docs:
@@ -267,7 +275,6 @@ def lint(documents: list[tuple[str, str]], fp: Fingerprint) -> LintResult:
     closeness to a seed found in a document."""
     result = LintResult(documents=len(documents))
     language = fp.language
-    lengths = sorted(fp.value_lengths)
     for doc_id, text in documents:
         hit = fp.value_in(text)
         if hit:

@@ -217,6 +217,8 @@ def parse(text: str, name: str, language: str, unwrap_lines: bool = True) -> Doc
         close_run()
         parts = [p for p in re.split(r"\s*[;；|]\s*|\s{3,}", line) if p.strip()]
         pairs = [labelled(p, language) for p in parts]
+        if not (pairs and all(pairs)) and labelled(line, language):  # "Claim number:    CLM-1": one pair
+            parts, pairs = [line], [labelled(line, language)]
         if pairs and all(pairs) and all(_field_like(p, language) for p in pairs):  # type: ignore[arg-type]
             for pair in pairs:
                 sections[-1].fields.append(Field(pair[0], classify(pair[1], language), number, len(sections) - 1,

@@ -14,7 +14,7 @@ import re
 from collections import defaultdict
 
 from dragonforge.induce.parse import Document, Field
-from dragonforge.induce.values import Value, classify
+from dragonforge.induce.values import classify
 
 _TOKEN = {"en": re.compile(r"[A-Za-z0-9][A-Za-z0-9'&.,\-/%$£€]*[A-Za-z0-9%]|[A-Za-z0-9]|[^\sA-Za-z0-9]"),
           "zh": re.compile(r"[A-Za-z0-9][A-Za-z0-9.,\-/%]*[A-Za-z0-9%]|[A-Za-z0-9]|[^\s]")}
@@ -210,7 +210,3 @@ def _label(toks: list[re.Match[str]], a: int, language: str) -> str:
         return text or "数值"
     kept = [w for w in words if w.lower() not in _STOP]
     return " ".join(kept[-3:]) or " ".join(words[-2:]) or "value"
-
-
-def value_of(fields: list[Field]) -> list[Value]:
-    return [f.value for f in fields]

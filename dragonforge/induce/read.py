@@ -67,7 +67,7 @@ def html_text(source: str) -> str:
             continue
         tag.decompose()
     for row in soup.find_all("tr"):
-        cells = [c.get_text(" ", strip=True) for c in row.find_all(["th", "td"])]
+        cells = [c.get_text(" ", strip=True) for c in row.find_all(["th", "td"], recursive=False)]
         cells = [c for c in cells if c]
         text = f"{cells[0].rstrip(':：')}: {cells[1]}" if len(cells) == 2 else " | ".join(cells)
         row.replace_with(soup.new_string("\n" + text + "\n"))

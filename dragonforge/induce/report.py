@@ -8,14 +8,17 @@ from __future__ import annotations
 from dragonforge.induce.infer import Induction
 
 
-def _cell(text: str) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
-
-
 def report(ind: Induction, check_lines: list[str], lint: dict, dropped: list[tuple[str, str]], llm: dict) -> str:
     n = len(ind.documents)
+    safe = ind.fingerprint.value_in
+
+    def _cell(text: str) -> str:  # a label or heading that holds a seed's value is masked
+        text = str(text)
+        return ("(a label holding a seed value)" if safe(text) else text).replace("|", "\\|").replace("\n", " ")
+
     out = [f"# Induction report: `{ind.genre}` ({ind.language})", "",
-           f"Induced from {n} seed document(s): " + ", ".join(f"`{d.name}`" for d in ind.documents) + ".",
+           f"Induced from {n} seed document(s), numbered here in the order given (their file names may name "
+           "what they are about, so the report does not print them).",
            f"Engine: {'offline + LLM (grounded)' if llm else 'offline'}. The pack holds labels, headings, value "
            "shapes and ranges; no seed value except short category words (see *Pools*).", "",
            "## Entity", "",
@@ -64,7 +67,12 @@ def report(ind: Induction, check_lines: list[str], lint: dict, dropped: list[tup
     left = list(ind.left_out) + dropped
     out += [f"- {what}: {_cell(why)}" for what, why in left] or ["Nothing."]
     if ind.warnings:
-        out += ["", "## Warnings", ""] + [f"- {w}" for w in ind.warnings]
+        names = {d.name: f"seed {i + 1}" for i, d in enumerate(ind.documents)}
+        out += ["", "## Warnings", ""]
+        for w in ind.warnings:
+            for name, number in names.items():
+                w = w.replace(f"seed {name}", number)
+            out.append(f"- {w}")
     out += ["", "## Check (as `dragonforge check-genre`)", "", "```"] + check_lines + ["```"]
     whys = [line for line in check_lines if line.startswith("no ")]
     out += ["", "## Question types that will lack candidates", ""]

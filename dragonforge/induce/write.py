@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 import yaml
@@ -55,8 +56,8 @@ def pack_files(ind: Induction) -> dict[str, str]:
         fields = {f: _clean(spec) for f, spec in group.spec["fields"].items()}
         slots[gname] = {"kind": "group", "count": group.spec["count"], "fields": fields,
                         **({"order_by": group.spec["order_by"]} if group.spec.get("order_by") else {})}
-        text_slots[gname] = {"labels": [group.titles[0]] if group.titles else [gname.replace("_", " ")],
-                             "line": group.line}
+        titles = [t for t in group.titles if not ind.fingerprint.value_in(t)]
+        text_slots[gname] = {"labels": [titles[0]] if titles else [gname.replace("_", " ")], "line": group.line}
         for fname, ftext in group.text.get("fields", {}).items():
             entry = {"labels": [fname.replace("_", " ") if lang == "en" else _zh_field(fname)]}
             if ftext.get("pool"):
@@ -95,10 +96,11 @@ def pack_files(ind: Induction) -> dict[str, str]:
     if units:
         language["units"] = units
     if currencies:
-        sign = max(set(currencies), key=currencies.count)
-        language["currency"] = _CURRENCY.get(sign, sign)
-    if ind.withheld:
-        language["withheld"] = ind.withheld[:6]
+        signs = Counter(_CURRENCY.get(c, c) for c in currencies)
+        language["currency"] = sorted(signs.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
+    withheld = [w for w in ind.withheld if not ind.fingerprint.value_in(w["label"])]
+    if withheld:
+        language["withheld"] = withheld[:6]
     header = (f"# Induced offline by `dragonforge induce` from {n} seed document(s) ({lang}).\n"
               f"# Review it (see {REPORT}), edit what you like, then: dragonforge check-genre <this folder>\n")
     return {
@@ -142,6 +144,9 @@ def write_pack(ind: Induction, out: Path, force: bool = False, report: str = "")
         if out.is_dir():
             for name in files:
                 (tmp / name).replace(out / name)
+            for stale in ("en.yaml", "zh.yaml", LEAK_FILE):  # an earlier pack's files this one does not write
+                if stale not in files:
+                    (out / stale).unlink(missing_ok=True)
             shutil.rmtree(tmp)
         else:
             tmp.rename(out)
