@@ -72,7 +72,7 @@ def test_a_changed_stage_function_is_recomputed_not_reused(installed, tmp_path):
                                  "import dragonforge.pipeline as p; print(p.__file__)"],
                                 capture_output=True, text=True, cwd=tmp_path).stdout.strip())
     source = stage.read_text()
-    line = "    drafts, rejections = generate_qra(configs, documents, total, mix, seed)\n"
+    line = "    drafts, rejections = generate_qra(configs, documents, total, mix, seed, templates)\n"
     assert line in source
     stage.write_text(source.replace(line, line + "    drafts = drafts[:1]\n"))
     for cached in stage.parent.glob("__pycache__/pipeline.*.pyc"):

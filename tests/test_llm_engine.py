@@ -111,24 +111,29 @@ def test_a_budget_stops_the_build_cleanly_and_a_rerun_finishes_it(tmp_path, pref
     assert validate_benchmark(out) == []
 
 
-def test_summarize_with_the_llm_engine_writes_the_models_schema(tmp_path):
-    reply = {"genre": "criminal judgment", "description": "d", "sections": [
-        {"name": "parties", "title": "I. Parties", "slots": [
-            {"name": "defendant", "kind": "person", "description": "the accused", "examples": ["Curtis Lowell"]},
-            {"name": "arrest_date", "kind": "timestamp", "description": "not a kind: becomes text"}]}]}
-    seed = tmp_path / "seed.txt"
-    seed.write_text("I. Parties\nDefendant: Curtis Lowell\n", encoding="utf-8")
-    out = tmp_path / "schema.yaml"
+def test_induce_with_the_llm_engine_keeps_the_grounded_part_of_the_models_proposal(tmp_path):
+    """The reply is scripted (the real model: tests/test_induce.py): one slot a seed writes, one
+    it does not, one of no kind, one constraint that fails on a seed."""
+    seeds = sorted((Path(__file__).resolve().parent.parent / "seeds" / "insurance_claim" / "en").glob("*.txt"))
+    reply = {"slots": [
+        {"name": "police_reference", "kind": "code", "labels": ["Police crime reference"], "seed_value": "SB/24/33871"},
+        {"name": "vehicle", "kind": "text", "labels": ["Vehicle"], "seed_value": "a blue tractor"},
+        {"name": "mood", "kind": "feeling", "labels": ["Mood"], "seed_value": "calm"}],
+        "constraints": ["adjuster > 3"]}
+    out = tmp_path / "pack"
     with FakeLLMServer(default=ok(reply)) as server:
-        proc = subprocess.run([sys.executable, "-m", "dragonforge.cli", "summarize", str(seed), "--domain", "law",
-                               "--language", "en", "--out", str(out), "--engine", "llm", "--base-url",
-                               server.base_url, "--model", server.model],
+        proc = subprocess.run([sys.executable, "-m", "dragonforge.cli", "induce", *map(str, seeds), "--genre",
+                               "insurance_claim", "--language", "en", "--out", str(out), "--engine", "llm",
+                               "--base-url", server.base_url, "--model", server.model],
                               capture_output=True, text=True, timeout=120)
         assert proc.returncode == 0, proc.stderr
-        assert server.count == 1 and "Curtis Lowell" in server.chat_requests[0].messages[-1]["content"]
+        assert server.count == 1 and "Policy No.: CP-HB-7781046" in server.chat_requests[0].messages[-1]["content"]
     import yaml
 
-    schema = yaml.safe_load(out.read_text())
-    assert schema["source"].startswith(f"llm {server.model}")
-    kinds = {s["name"]: s["kind"] for s in schema["sections"][0]["slots"]}
-    assert kinds == {"defendant": "person", "arrest_date": "text"}
+    genre = yaml.safe_load((out / "genre.yaml").read_text())
+    assert "police_reference" in genre["slots"] and "vehicle" not in genre["slots"] and "mood" not in genre["slots"]
+    report = (out / "induction-report.md").read_text()
+    assert "'slot: its seed value is in no seed': 1" in report and "'slot: unknown kind': 1" in report
+    assert "'constraint: cannot be evaluated on the seeds': 1" in report
+    llm_line = next(line for line in proc.stderr.splitlines() if line.startswith("llm:"))
+    assert "rejected 3" in llm_line, llm_line
