@@ -184,6 +184,8 @@ HELD = {
     "insurance_claim.en": dict(recall=0.8, precision=0.7, kinds=0.85, entity=True),
     "insurance_claim.zh": dict(recall=0.8, precision=0.7, kinds=0.85, entity=True),
     "supplier_audit.zh": dict(recall=0.8, precision=0.7, kinds=0.85, entity=True),
+    "supplier_audit.en": dict(recall=0.8, precision=0.7, kinds=0.85, entity=True),
+    "site_daily_log.en": dict(recall=0.8, precision=0.7, kinds=0.85, entity=True),
 }
 
 
@@ -212,7 +214,8 @@ def test_every_gold_genre_goes_from_seeds_to_a_valid_leak_free_benchmark_unedite
         pack = tmp_path / path.stem / "pack"
         result = induce_pack(sorted((ROOT / gold["seeds"]).glob("*.txt")), gold["genre"], gold["language"], pack)
         figures = score(result.induction, gold)
-        assert figures["recall"] >= 0.75 and figures["precision"] >= 0.9, (path.name, figures)
+        assert figures["recall"] >= 0.8 and figures["precision"] >= 0.9, (path.name, figures)
+        assert figures["kind_accuracy"] >= 0.84, (path.name, figures)
         assert figures["groups_found"] >= 1 and result.lint["problems"] == 0, (path.name, figures)
         out = tmp_path / path.stem / "bench"
         proc = subprocess.run([sys.executable, "-m", "dragonforge.cli", "build", "--genre", str(pack), "--docs", "12",

@@ -967,6 +967,10 @@ def _generators(ind: Induction) -> None:
             pool = _short_pool([v.text for v in values], fp, language, contexts)
             if pool:
                 slot.note = f"pool of {len(pool)} clause(s) cut from the seeds' values, each under a prose run"
+        if not pool and kind in ("text", "category") and _name_like(values, language):
+            pool = _synthetic_names(ind.genre, name, slot.labels[0], values, language)
+            slot.note = f"pool of {len(pool)} names made with Faker (the seeds' names are theirs)"
+            slot.spec["_name"] = True  # the name of a thing: as much an entity as an organisation's
         if not pool:
             ind.left_out.append((f"`{slot.labels[0]}`", f"open {kind}: its {len(values)} seed values are distinctive "
                                  "or long prose, so the pack has no vocabulary for it; write a pool to add it"))
@@ -995,6 +999,37 @@ def _per_seed_year(ind: Induction, name: str, d: int) -> int | None:
         if slot.spec.get("_seed_by_line", {}).get(id(occ)) == d and occ.value.day:
             return occ.value.day.year
     return None
+
+
+def _name_like(values: list[Value], language: str) -> bool:
+    """Values that name a thing (a project, a product, a site): short, no sentence, each
+    different, most of them proper names (capitalised words; in Chinese, no clause)."""
+    texts = [v.text for v in values]
+    if len(set(texts)) < len(texts) or any(len(t) > 60 or re.search(r"[.。!?！？;；]$", t) for t in texts):
+        return False
+    if language == "zh":
+        return all(len(t) <= 20 and "，" not in t for t in texts)
+    capitalised = [t for t in texts if sum(1 for w in t.split() if w[:1].isupper()) >= 2]
+    return len(capitalised) * 2 > len(texts)
+
+
+def _synthetic_names(genre: str, slot: str, label: str, values: list[Value], language: str) -> list[str]:
+    """Names of the slot's kind made with Faker (seeded by the genre and slot, so induction stays
+    deterministic): a place or a surname, then the head word the seeds' names share, else the
+    label's last word."""
+    from dragonforge.domains._common import faker_for
+    from dragonforge.rng import derive_seed
+
+    fake = faker_for(language, derive_seed(0, f"{genre}.{slot}") % (2 ** 32))
+    texts = [v.text for v in values]
+    if language == "zh":
+        ends = Counter(t[-k:] for t in texts for k in (2, 3) if len(t) > k)
+        head = next((e for e, c in ends.most_common() if c >= 2 and re.fullmatch(r"[\u4e00-\u9fff]+", e)), None)
+        head = head or re.sub(r"(名称|编号|名字)$", "", label) or label
+        return sorted({fake.city_name() + fake.street_name()[:2] + head for _ in range(12)})
+    words_ = Counter(w for t in texts for w in set(re.findall(r"\b[A-Z][a-z]{3,}\b", t)))
+    head = next((w for w, c in words_.most_common() if c >= 2), None) or label.split()[-1].title()
+    return sorted({f"{fake.last_name()} {fake.street_suffix()} {head}" for _ in range(12)})
 
 
 def _pool(texts: list[str], fp: Fingerprint, language: str, contexts: list[tuple[str, str]]) -> list[str]:
@@ -1155,8 +1190,8 @@ def _entity(ind: Induction) -> str:
         in_title = sum(1 for o in slot.occurrences for d in [slot.spec["_seed_by_line"].get(id(o))]
                        if d is not None and d >= 0 and _named_in(o.value.text, ind.documents[d])) / n
         # a document is about a name far more often than about its own reference number
-        weight = {"party": 1.4, "organisation": 1.4, "person": 1.1, "text": 0.9, "place": 0.6, "code": 0.2,
-                  "category": 0.3}[slot.kind]
+        weight = 1.4 if slot.spec.get("_name") else {"party": 1.4, "organisation": 1.4, "person": 1.1, "text": 0.9,
+                                                      "place": 0.6, "code": 0.2, "category": 0.3}[slot.kind]
         score = 2 * support + 2 * in_title + weight + max(0.0, 0.6 - 0.15 * rank)
         if score > best_score:
             best, best_score = name, score
