@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from dragonforge.errors import InputError, TemplateError
+from dragonforge.genre.interpret import _FACT_KIND as GENRE_FACT_KIND
+from dragonforge.genre.model import NUMERIC_KINDS
 from dragonforge.induce.infer import _find_items, _record_fields, kinds_compatible, label_similarity, label_tokens
 from dragonforge.induce.parse import Document as Parsed
 from dragonforge.induce.parse import parse, split_sentences
@@ -33,11 +35,8 @@ from dragonforge.text import detect_language
 
 MIN_FACTS = 2
 MAX_FILES = 20_000
-_NUMERIC = {"money", "count", "quantity", "duration", "percent"}
-_FACT_KIND = {"date": "date", "datetime": "date", "money": "money", "percent": "percent", "count": "count",
-              "quantity": "count", "duration": "count", "person": "person", "organisation": "organisation",
-              "party": "person", "place": "place", "address": "place", "category": "category", "code": "text",
-              "text": "text", "narrative": "text", "time": "text"}
+_NUMERIC = NUMERIC_KINDS
+_FACT_KIND = {**GENRE_FACT_KIND, "party": "person"}  # a pack's kinds as fact kinds; a party is read as a name
 
 
 @dataclass

@@ -21,11 +21,12 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from dragonforge.errors import InputError
+from dragonforge.genre.model import NUMERIC_KINDS
 from dragonforge.induce.leak import Fingerprint, distinctive, fingerprint, safe_pool_value
 from dragonforge.induce.parse import Document, Field, Record, Section, parse
 from dragonforge.induce.values import Value, classify, spans, words
 
-NUMERIC = {"money", "count", "quantity", "duration", "percent"}
+NUMERIC = NUMERIC_KINDS
 COMPATIBLE = [{"person", "organisation", "party"}, {"date", "datetime"}, {"count", "quantity"},
               {"category", "text", "place"}, {"text", "narrative"}, {"code", "text"}, {"address", "place", "text"}]
 _ABBREV = {"no": "number", "nr": "number", "num": "number", "#": "number", "ref": "reference", "qty": "quantity",
