@@ -24,7 +24,7 @@ from dragonforge.errors import InputError
 from dragonforge.genre.model import NUMERIC_KINDS
 from dragonforge.induce.leak import Fingerprint, distinctive, fingerprint, safe_pool_value
 from dragonforge.induce.parse import Document, Field, Record, Section, parse
-from dragonforge.induce.values import Value, classify, spans, words
+from dragonforge.induce.values import CODE, Value, classify, spans, words
 
 NUMERIC = NUMERIC_KINDS
 COMPATIBLE = [{"person", "organisation", "party"}, {"date", "datetime"}, {"count", "quantity"},
@@ -313,6 +313,9 @@ def _align_fields(fields: list[Field], owner: dict[int, int], docs: list[Documen
         for g in cluster:
             lab = label_similarity(f.label, g.label, language, weights)
             kind = kinds_compatible(f.value.kind, g.value.kind)
+            if {f.value.kind, g.value.kind} == {"code", "text"} and not _code_like(
+                    f.value.text if f.value.kind == "text" else g.value.text):
+                kind = 0.0  # working hours are not a permit number, though both labels say "work"
             shape = shape_similarity(f.value.text, g.value.text)
             # without a shared label word or value shape, only names and addresses of one kind align
             # (by place in the document); amounts and dates are too many in a document for that
@@ -344,10 +347,14 @@ def _align_fields(fields: list[Field], owner: dict[int, int], docs: list[Documen
         for f in by_doc[d]:
             if id(f) not in taken_f:
                 clusters.append([f])
+    clusters = _merge_disjoint(clusters, owner, score)
     clusters = _neighbour_pass(clusters, by_doc, owner)
     slots: dict[str, Slot] = {}
     for i, cluster in enumerate(clusters):
-        labels = [lab for lab, _ in Counter(f.label for f in cluster).most_common()]
+        # a label a seed wrote comes before one made up for a date after a name
+        labels = [lc[0][0] for lc in sorted(Counter((f.label, f.companion) for f in cluster).most_common(),
+                                            key=lambda lc: lc[0][1])]
+        labels = list(dict.fromkeys(labels))
         slot = Slot(name=f"slot_{i}", kind=_slot_kind([f.value for f in cluster], labels, language), labels=labels,
                     occurrences=sorted(cluster, key=lambda f: owner[id(f)]))
         slot.seeds = {owner[id(f)] for f in cluster}
@@ -413,6 +420,36 @@ def _prose_frames(docs: list[Document], slots: dict[str, Slot], owner: dict[int,
             slot.occurrences.append(f)
             slot.seeds.add(d)
         slots[slot.name] = slot
+
+
+def _code_like(text: str) -> bool:
+    """A text value that carries a reference (``临占许字〔2024〕第0417号``, ``ISO 13485:2016,
+    certificate SE-13485-7720``, ``IATF 0451338``): clock times aside, it has a code-shaped word or
+    a run of 4+ digits. Working hours (``白班07:00—19:00``) carry none."""
+    rest = re.sub(r"\d{1,2}:\d\d(?::\d\d)?(?!\d)", " ", text)
+    return bool(re.search(r"\d{4,}", rest)) or any(CODE.match(w) for w in re.split(r"[\s,，;；()（）]+", rest))
+
+
+def _merge_disjoint(clusters: list[list[Field]], owner: dict[int, int], score) -> list[list[Field]]:
+    """Two slots that no seed writes both of, and whose labels link them as strongly as a field
+    joins a slot (``工程名称`` with ``工程``, ``项目名称`` with ``项目``, and ``工程名称`` with
+    ``项目名称``), are one slot the greedy pass split because each seed can join only one."""
+    while True:
+        best = None
+        for i, a in enumerate(clusters):
+            seeds_a = {owner[id(f)] for f in a}
+            for j in range(i + 1, len(clusters)):
+                b = clusters[j]
+                if seeds_a & {owner[id(f)] for f in b}:
+                    continue
+                s = min(max(score(f, b) for f in a), max(score(g, a) for g in b))
+                if s >= 0.38 and (best is None or s > best[0]):
+                    best = (s, i, j)
+        if best is None:
+            return clusters
+        _, i, j = best
+        clusters[i] = clusters[i] + clusters[j]
+        del clusters[j]
 
 
 def _neighbour_pass(clusters: list[list[Field]], by_doc: dict[int, list[Field]], owner: dict[int, int]) -> list[list[Field]]:
@@ -888,10 +925,13 @@ def _code_pattern(codes: list[str], years: dict[str, list[int]]) -> tuple[str, s
     letters ``?``, a part equal to a date slot's year as ``{year:slot}``."""
     if len(set(codes)) == 1:  # one example says nothing of what is constant: its shape only
         return "".join("#" if ch.isdigit() else "?" if ch.isalpha() else ch for ch in codes[0]), None
+    codes = [c for c in codes if CODE.match(c)] or codes  # a reference some seed wrote in words: not a shape
     parts = [re.split(r"([-/_.#\s])", c) for c in codes]
     lengths = Counter(len(p) for p in parts)
-    n, _ = lengths.most_common(1)[0]
+    n = max(lengths, key=lambda k: (lengths[k], k))
     same = [p for p in parts if len(p) == n]
+    if len(same) == 1:
+        return _code_pattern(["".join(same[0])] * 2, years)
     out = []
     year_slot = None
     for i in range(n):
@@ -1009,7 +1049,7 @@ def _name_like(values: list[Value], language: str) -> bool:
     if len(set(texts)) < len(texts) or any(len(t) > 60 or re.search(r"[.。!?！？;；]$", t) for t in texts):
         return False
     if language == "zh":
-        return all(len(t) <= 20 and "，" not in t for t in texts)
+        return all(len(t) <= 32 and "，" not in t for t in texts)
     capitalised = [t for t in texts if sum(1 for w in t.split() if w[:1].isupper()) >= 2]
     return len(capitalised) * 2 > len(texts)
 
@@ -1203,13 +1243,16 @@ def _entity(ind: Induction) -> str:
 
 
 def _named_in(value: str, doc: Document) -> bool:
-    """Whether a document's title or file name names the value (a word of it, 4+ letters, or in
-    Chinese its first 2+ characters)."""
-    title, name = doc.title.lower(), doc.name.lower()
+    """Whether a document's title lines (those before its first field) or file name name the
+    value (a word of it, 4+ letters; in Chinese a run of 4 of its characters)."""
+    first = min((f.line for s in doc.sections for f in s.fields), default=doc.title_line + 1)
+    head = [ln.strip() for ln in doc.text.split("\n")[:max(first - 1, doc.title_line)] if ln.strip()][:3]
+    title, name = " ".join(head).lower(), doc.name.lower()
     if value[:12].lower() in title:
         return True
     if re.search(r"[\u4e00-\u9fff]", value):
-        return len(value) >= 2 and value[:2] in title
+        # a run of 4 characters: two characters are often only the city both names start with
+        return any(value[i:i + 4] in title for i in range(max(1, len(value) - 3)))
     words_ = [w for w in re.findall(r"[a-z]{4,}", value.lower()) if w not in _STOP]
     return bool(words_) and any(w in name or w in title for w in words_[:2])
 
@@ -1320,8 +1363,11 @@ def _titles_and_anchor(ind: Induction) -> None:
     ind.titles = titles
     with_entity = [t for t in titles if "{{ " + ind.entity + " }}" in t]
     if with_entity:
-        ind.anchor = with_entity[0] if language == "zh" else "the " + with_entity[0][:1].lower() + with_entity[0][1:] \
-            if not with_entity[0].isupper() else "the document titled " + with_entity[0]
+        first = with_entity[0].split()[0] if with_entity[0].split() else ""
+        # "the claim report for X", but "the document titled INCIDENT REVIEW — X ..." (no "iNCIDENT")
+        shouting = len(re.sub(r"[^A-Za-z]", "", first)) > 1 and first.isupper()
+        ind.anchor = "the document titled " + with_entity[0] if shouting else \
+            "the " + with_entity[0][:1].lower() + with_entity[0][1:]
         if language == "zh":
             ind.anchor = "《" + with_entity[0] + "》"
     else:

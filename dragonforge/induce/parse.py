@@ -37,6 +37,7 @@ class Field:
     order: int  # its index among the document's fields
     in_prose: bool = False
     source: str = ""  # the whole line (or sentence) it stands in
+    companion: bool = False  # the date a seed wrote after a name (``Reviewed by: X on DATE``), its label made up
 
 
 @dataclass
@@ -208,9 +209,9 @@ def parse(text: str, name: str, language: str, unwrap_lines: bool = True) -> Doc
             pair = labelled(body, language) if marker in ("bullet", "number") else None
             if pair and _field_like(pair, language):
                 close_run()
-                sections[-1].fields.append(Field(pair[0], classify(pair[1], language), number, len(sections) - 1,
-                                                 order, source=line))
-                order += 1
+                for field in _fields(pair[0], pair[1], language, number, len(sections) - 1, order, line, unwrap_lines):
+                    sections[-1].fields.append(field)
+                    order += 1
                 continue
             current_run.append(Record(line, number, marker))
             continue
@@ -221,9 +222,9 @@ def parse(text: str, name: str, language: str, unwrap_lines: bool = True) -> Doc
             parts, pairs = [line], [labelled(line, language)]
         if pairs and all(pairs) and all(_field_like(p, language) for p in pairs):  # type: ignore[arg-type]
             for pair in pairs:
-                sections[-1].fields.append(Field(pair[0], classify(pair[1], language), number, len(sections) - 1,
-                                                 order, source=line))
-                order += 1
+                for field in _fields(pair[0], pair[1], language, number, len(sections) - 1, order, line, unwrap_lines):
+                    sections[-1].fields.append(field)
+                    order += 1
             continue
         for sentence in split_sentences(line, language):
             pair = labelled(sentence, language)
@@ -237,6 +238,29 @@ def parse(text: str, name: str, language: str, unwrap_lines: bool = True) -> Doc
     close_run()
     return Document(name, language, text, title, title_line, [s for s in sections if s.fields or s.runs or s.prose or
                                                                 s.index == 0])
+
+
+_DATED = re.compile(r"^(?P<head>.+?)(?:\s*[,，]\s*|\s+on\s+|\s+[—–]\s+|\s*[(（])(?P<tail>[^,，()（）]+?)[)）]?$")
+
+
+def _fields(label: str, text: str, language: str, line: int, section: int, order: int, source: str,
+            split: bool) -> list[Field]:
+    """The field a labelled line holds; a name with a date after it (``Reviewed by: Claire Dubois
+    on 2024-07-24``, ``Sign-off: Oliver Grant, 2025-04-09``, ``审核人：张三，2024年3月4日``) is two
+    fields, the date under a label of its own (in a seed only: a corpus keeps its fields whole)."""
+    value = classify(text, language)
+    m = _DATED.match(text.strip()) if split and value.kind in ("person", "organisation", "party") else None
+    if m and classify(m.group("tail"), language).kind == "date":
+        head = classify(m.group("head"), language)
+        if head.kind in ("person", "organisation", "party"):
+            if language == "zh":
+                date_label = re.sub(r"[人者方]$", "", label) + "日期"
+            else:
+                date_label = re.sub(r"\s+by$", "", label, flags=re.I) + " date"
+            return [Field(label, head, line, section, order, source=source),
+                    Field(date_label, classify(m.group("tail"), language), line, section, order + 1, source=source,
+                          companion=True)]
+    return [Field(label, value, line, section, order, source=source)]
 
 
 def _field_like(pair: tuple[str, str], language: str, prose: bool = False) -> bool:

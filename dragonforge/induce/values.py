@@ -46,7 +46,7 @@ _UNITS = (r"m³|m3|m²|m2|km|cm|mm|m|kg|g|t|tonnes?|tons?|°C|℃|°F|L|litres?|
           r"GB|TB|MB|KB|ms|sq\.? ?ft|ft|in|lbs?|psi|bar|dB|rpm|gal|gallons?|acres?|ha|"
           r"立方米|平方米|米|千米|公里|厘米|毫米|吨|千克|公斤|克|升|毫升|千瓦|兆瓦|千瓦时|伏|安|赫兹|度|亩|公顷")
 QUANTITY = re.compile(rf"(?<![\w.]){_NUMBER}\s?(?:{_UNITS})(?![A-Za-z])")
-COUNT_ZH = re.compile(rf"(?<![\d.]){_NUMBER}\s?[万亿]?\s?(?:人次|车次|[\u4e00-\u9fff])?")
+COUNT_ZH = re.compile(rf"(?:约|共|合计|近|逾)?(?<![\d.]){_NUMBER}\s?[万亿]?\s?(?:人次|车次|[\u4e00-\u9fff])?")
 PLAIN_NUMBER = re.compile(rf"^(?:about |approx\.? |approximately |约|共|合计)?{_NUMBER}$")
 CODE = re.compile(r"^(?=[A-Za-z0-9#-]*\d)(?=.*[A-Za-z-])[A-Za-z0-9][A-Za-z0-9\-/_.#]{2,}[A-Za-z0-9]$")
 _ORG_EN = re.compile(r"\b(?:Inc|LLC|Ltd|Limited|Corp|Corporation|Co|Company|Group|Holdings|Partners|Associates|plc|PLC|"
@@ -282,6 +282,8 @@ def _classify(text: str, language: str) -> Value:
     m = re.fullmatch(rf"({_NUMBER})\s?/\s?({_NUMBER})(\s?(?:points?|pts|分))?", t)
     if m:  # a score out of a maximum: 18/25
         return Value(t, "count", number=float(m.group(1).replace(",", "")), unit=None, style="of")
+    if re.fullmatch(r"\d{11,}", t):  # a permit, an identity or a phone number: nobody counts that far unpunctuated
+        return Value(t, "code")
     if PLAIN_NUMBER.match(t) or (zh and whole(COUNT_ZH, t, 0.85)) or \
             (not zh and re.fullmatch(rf"(?:about |approx\.? )?{_NUMBER}(?: [a-z]+){{0,2}}", t)):
         unit = re.sub(rf"^(?:about |approx\.? |约|共|合计)?{_NUMBER}\s?", "", t).strip() or None
@@ -297,7 +299,10 @@ def _classify(text: str, language: str) -> Value:
     if zh and _PLACE_ZH.match(t):
         return Value(t, "place")
     n = words(t, language)
-    if (n >= 9 if not zh else n >= 18) or (_SENTENCE_END.search(text.strip()) and n >= (6 if not zh else 12)):
+    # Chinese names run long without a clause mark (a project, a contract section): a Chinese value
+    # is prose when it has a clause or sentence mark, or is very long
+    if (n >= 9 if not zh else (n >= 18 and re.search(r"[，,；;。]", t)) or n >= 40) or \
+            (_SENTENCE_END.search(text.strip()) and n >= (6 if not zh else 12)):
         return Value(t, "narrative")
     return Value(t, "text")
 
