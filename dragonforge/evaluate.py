@@ -185,8 +185,12 @@ def score_query(query: dict, answer: SystemAnswer, labels: list[KeypointLabel | 
     language = query.get("language", "en")
     qtype = QueryType(q["query_type"])
     refs: list[str] = gt.get("references") or []
-    contexts = answer.contexts
     compat = config.compat == "rageval"
+    # repeats removed before every metric; compat mode keeps the reference implementation's own
+    # three (recall, EIR, precision) on the list as returned, as its scripts do
+    contexts = metrics.unique_chunks(answer.contexts)
+    raw = answer.contexts if compat else contexts
+    gold_docs = [documents[d]["content"] for d in (gt.get("doc_ids") or []) if d in documents] or None
     record: dict[str, Any] = {"query_id": q["query_id"], "query_type": qtype.value, "language": language,
                               "domain": query.get("domain")}
 
@@ -196,18 +200,18 @@ def score_query(query: dict, answer: SystemAnswer, labels: list[KeypointLabel | 
         return (0.0 if compat else None) if value is None else value
 
     if refs or compat:
-        record["recall"] = retrieval(metrics.recall(refs, contexts, language) if refs else None)
-        record["eir"] = retrieval(metrics.eir(refs, contexts, language) if refs else None)
+        record["recall"] = retrieval(metrics.recall(refs, raw, language) if refs else None)
+        record["eir"] = retrieval(metrics.eir(refs, raw, language) if refs else None)
     else:
         record["recall"] = record["eir"] = None
     if compat:  # the reference implementation's own precision (see metrics.precision_compat)
-        record["precision"] = metrics.precision_compat(refs, contexts, language)
+        record["precision"] = metrics.precision_compat(refs, raw, language)
     else:
-        record["precision"] = metrics.precision(refs, contexts, language) if refs else None
+        record["precision"] = metrics.precision(refs, contexts, language, gold_docs) if refs else None
     record["recall_at_k"] = metrics.recall_at_k(refs, contexts, language, config.k) if refs else None
-    record["mrr"] = metrics.mrr(refs, contexts, language) if refs else None
-    record["ndcg_at_k"] = metrics.ndcg_at_k(refs, contexts, language, config.k) if refs else None
-    relevance = [metrics.is_relevant(c, refs, language) for c in contexts[: config.k]] if refs else []
+    record["mrr"] = metrics.mrr(refs, contexts, language, config.k, gold_docs) if refs else None
+    record["ndcg_at_k"] = metrics.ndcg_at_k(refs, contexts, language, config.k, gold_docs) if refs else None
+    relevance = [metrics.is_relevant(c, refs, language, gold_docs) for c in contexts[: config.k]] if refs else []
     record["context_precision"] = metrics.context_precision_at_k(relevance, config.k) if refs else None
     gold_answer = gt.get("content", "")
     unanswerable = qtype is QueryType.UNANSWERABLE
@@ -225,10 +229,14 @@ def score_query(query: dict, answer: SystemAnswer, labels: list[KeypointLabel | 
     record["rouge_l"] = rouge(answer.answer, gold_answer, language)
     # Offline approximation of Ragas faithfulness: the share of the answer's sentences the
     # retrieved context supports (the same attribution test as context_recall).
-    record["faithfulness"] = (metrics.context_recall(answer.answer, contexts, language)
-                              if answer.answer and not is_refusal(answer.answer, language) else None)
+    # An answer with no word in it (".", "-") claims nothing a context could support: 0, not 1.
+    degenerate = metrics.degenerate(answer.answer)
+    refused = not answer.error and not degenerate and is_refusal(answer.answer, language)
+    record["faithfulness"] = (None if answer.error or refused else 0.0 if degenerate else
+                              metrics.context_recall(answer.answer, contexts, language))
     record["answer_relevancy"] = None  # needs an LLM and embeddings; not approximated offline
-    refused = is_refusal(answer.answer, language) or not answer.answer.strip()
+    # An error or an empty answer is not a refusal: a system that failed on every query must not
+    # score 1 on the questions it should decline (its errors are counted in counts.system_errors).
     record["refusal_accuracy"] = (1.0 if refused else 0.0) if unanswerable else None
     record["refused"] = refused
     record["retrieval_agreement"] = None
@@ -320,7 +328,11 @@ def aggregate(records: list[dict[str, Any]], config: EvalConfig) -> dict[str, An
             groups[str(r[key])].append(r)
         return {k: means(v) for k, v in sorted(groups.items())}
 
-    no_refs = sum(1 for r in records if r["recall"] is None)
+    # queries left out of some retrieval mean: in compat mode the reference implementation's three
+    # (recall, EIR, precision) average them in as 0, but the IR metrics still leave them out
+    retrieval_names = ("recall", "eir", "precision", "recall_at_k", "mrr", "ndcg_at_k", "context_precision")
+    left_out = {name: sum(1 for r in records if r.get(name) is None) for name in retrieval_names}
+    no_refs = max(left_out.values(), default=0)
     failures: dict[str, int] = {name: 0 for name in FAILURES}
     for r in records:
         if r["failure"]:
@@ -330,6 +342,7 @@ def aggregate(records: list[dict[str, Any]], config: EvalConfig) -> dict[str, An
         "by_type": {k: len(v) for k, v in _group(records, "query_type").items()},
         "by_language": {k: len(v) for k, v in _group(records, "language").items()},
         "left_out_of_retrieval_means": no_refs,
+        "left_out_by_metric": left_out,
         "system_errors": sum(1 for r in records if r.get("error")),
         "missing_predictions": sum(1 for r in records if r.get("error") == MISSING_PREDICTION),
         "judge_failures": sum(r.get("judge_failures", 0) for r in records),
@@ -363,6 +376,17 @@ def metric_methods(config: EvalConfig) -> dict[str, str]:
                                 "offline: the lexical judge labels both answers the same"),
         "rouge_l": "rouge / rouge-chinese packages (reference implementation)" if config.compat == "rageval"
                    else "ROUGE-L F1 on words (jieba tokens for Chinese)",
+        "retrieved_chunks": ("repeated chunks removed (first rank kept) before every metric"
+                             + (" except the reference implementation's recall, EIR and precision, which see "
+                                "the list as returned" if config.compat == "rageval" else "")),
+        "relevance": ("a chunk is relevant when it holds a reference sentence and comes from a gold document "
+                      "(most of its sentences are in one)"),
+        "ndcg_at_k": ("binary gains; ideal ranking: every relevant item on top (the distinct relevant chunks "
+                      "retrieved, plus one per reference no chunk holds), cut at K, as ranx computes it"),
+        "mrr": "MRR@K: reciprocal rank of the first relevant chunk within the top K, 0 when none is",
+        "faithfulness_degenerate": "an answer with no word in it scores 0; a refusal or a system error is left out",
+        "refusal_accuracy": ("unanswerable questions: 1 for a refusal; an error or an empty answer is not a "
+                             "refusal (0, and counted in counts.system_errors)"),
     }
 
 

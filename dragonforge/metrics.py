@@ -112,6 +112,11 @@ def strip_metadata(chunk: str, keep_space: bool = False) -> str:
     return chunk[end + 1:] if keep_space else chunk[end + 1:].lstrip()
 
 
+def degenerate(answer: str) -> bool:
+    """An answer with no letter, digit or Chinese character in it: empty, ".", "-", "…"."""
+    return not _WORD_RUN.search(answer or "")
+
+
 def word_count(text: str, language: str) -> int:
     """EIR's word count: characters for Chinese, whitespace tokens otherwise."""
     return len(text) if language == "zh" else len(text.split())
@@ -144,23 +149,51 @@ def eir(references: Sequence[str], retrieved: Sequence[str], language: str) -> f
     return matched / total
 
 
-def is_relevant(chunk: str, references: Sequence[str], language: str) -> bool:
-    """A chunk is relevant when, metadata stripped, it contains a sentence of some reference."""
+def unique_chunks(retrieved: Sequence[str]) -> list[str]:
+    """The retrieved chunks with repeats removed, first rank kept: one chunk returned three times
+    is one piece of evidence, not three (every metric sees the list this returns)."""
+    seen: set[str] = set()
+    out = []
+    for chunk in retrieved:
+        key = " ".join(strip_metadata(chunk).split())
+        if key not in seen:
+            seen.add(key)
+            out.append(chunk)
+    return out
+
+
+def from_documents(chunk: str, documents: Sequence[str], language: str) -> bool:
+    """Whether a chunk comes from one of ``documents``: most of its sentences (of more than 8
+    characters) are in one of them. A chunk of another document that happens to share a template
+    sentence with a gold document does not."""
+    sentences = [s for s in _sentences(strip_metadata(chunk), language) if len(s) > 8]
+    if not sentences:
+        return any(strip_metadata(chunk).strip() in d for d in documents)
+    return any(sum(s in d for s in sentences) * 2 > len(sentences) for d in documents)
+
+
+def is_relevant(chunk: str, references: Sequence[str], language: str, documents: Sequence[str] | None = None) -> bool:
+    """A chunk is relevant when, metadata stripped, it contains a sentence of some reference and,
+    when the gold documents' texts are given, comes from one of them."""
     body = strip_metadata(chunk)
-    return any(s in body for r in references for s in _sentences(r, language))
+    if not any(s in body for r in references for s in _sentences(r, language)):
+        return False
+    return not documents or from_documents(chunk, documents, language)
 
 
-def _relevance(references: Sequence[str], retrieved: Sequence[str], language: str) -> list[bool]:
-    return [is_relevant(c, references, language) for c in retrieved]
+def _relevance(references: Sequence[str], retrieved: Sequence[str], language: str,
+               documents: Sequence[str] | None = None) -> list[bool]:
+    return [is_relevant(c, references, language, documents) for c in retrieved]
 
 
-def precision(references: Sequence[str], retrieved: Sequence[str], language: str) -> float | None:
+def precision(references: Sequence[str], retrieved: Sequence[str], language: str,
+              documents: Sequence[str] | None = None) -> float | None:
     """The share of retrieved chunks that hold at least one reference sentence."""
     if not references:
         return None
     if not retrieved:
         return 0.0
-    return sum(_relevance(references, retrieved, language)) / len(retrieved)
+    return sum(_relevance(references, retrieved, language, documents)) / len(retrieved)
 
 
 def precision_compat(references: Sequence[str], retrieved: Sequence[str], language: str) -> float:
@@ -207,29 +240,47 @@ def recall_at_k(references: Sequence[str], retrieved: Sequence[str], language: s
     return recall(references, list(retrieved)[:k], language)
 
 
-def mrr(references: Sequence[str], retrieved: Sequence[str], language: str, k: int | None = None) -> float | None:
-    """Reciprocal rank of the first relevant chunk (0 when none is), optionally within the top k."""
+def mrr(references: Sequence[str], retrieved: Sequence[str], language: str, k: int | None = None,
+        documents: Sequence[str] | None = None) -> float | None:
+    """Reciprocal rank of the first relevant chunk within the top k (all of them when k is None;
+    0 when none is): MRR@K, as ranx computes it."""
     if not references:
         return None
     ranked = list(retrieved) if k is None else list(retrieved)[:k]
     for rank, chunk in enumerate(ranked, start=1):
-        if is_relevant(chunk, references, language):
+        if is_relevant(chunk, references, language, documents):
             return 1.0 / rank
     return 0.0
 
 
-def ndcg_at_k(references: Sequence[str], retrieved: Sequence[str], language: str, k: int = 5) -> float | None:
-    """Binary-relevance nDCG@k; the ideal list has min(k, #references) relevant chunks on top.
+def relevant_items(references: Sequence[str], retrieved: Sequence[str], language: str,
+                   documents: Sequence[str] | None = None) -> int:
+    """How many relevant items the ideal ranking has: the distinct relevant chunks retrieved, plus
+    one for each reference no retrieved chunk holds a sentence of (evidence the system never
+    returned still belongs at the top of an ideal list)."""
+    chunks = unique_chunks(retrieved)
+    found = sum(_relevance(references, chunks, language, documents))
+    bodies = [strip_metadata(c) for c in chunks]
+    untouched = sum(1 for r in references if not any(s in b for s in _sentences(r, language) for b in bodies))
+    return found + untouched
 
-    Capped at 1: overlapping chunks can make more chunks relevant than there are references.
-    """
+
+def ndcg_at_k(references: Sequence[str], retrieved: Sequence[str], language: str, k: int = 5,
+              documents: Sequence[str] | None = None) -> float | None:
+    """Binary-relevance nDCG@k with the standard ideal ranking (ranx, trec_eval): all relevant
+    items on top, as many as there are (``relevant_items``) up to k. So perfect retrieval scores 1
+    however many references one chunk holds, and a reference nobody retrieved lowers the score."""
     _check_k(k)
     if not references:
         return None
-    rel = _relevance(references, list(retrieved)[:k], language)
+    ranked = unique_chunks(retrieved)
+    rel = _relevance(references, ranked[:k], language, documents)
     dcg = sum(1.0 / math.log2(i + 1) for i, r in enumerate(rel, start=1) if r)
-    idcg = sum(1.0 / math.log2(i + 1) for i in range(1, min(k, len(references)) + 1))
-    return min(1.0, dcg / idcg)
+    ideal = min(k, relevant_items(references, ranked, language, documents))
+    if ideal == 0:
+        return 0.0
+    idcg = sum(1.0 / math.log2(i + 1) for i in range(1, ideal + 1))
+    return dcg / idcg
 
 
 # --- Ragas-style ----------------------------------------------------------------------------
