@@ -243,6 +243,26 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("dir", type=Path, metavar="DIR", help="benchmark directory")
     validate.set_defaults(handler=_cmd_validate)
 
+    calibrate = sub.add_parser(
+        "calibrate", help="check the keypoint judge against human labels",
+        description="Calibrate an evaluation's keypoint judge against people, as the RAGEval paper validated its "
+                    "judge. --sample N writes N judged keypoints for annotation (stratified by question type, "
+                    "language and the judge's label; the judge's label left out) as JSONL with \"label\": null. "
+                    "--labels FILE reads that file back once people filled in Relevant, Irrelevant or Wrong and "
+                    "reports accuracy, Cohen's kappa, each label's recall and precision, and how far the judge's "
+                    "completeness, hallucination and irrelevance lie from the humans', overall and by language.")
+    calibrate.add_argument("eval_dir", type=Path, metavar="EVAL_DIR",
+                           help="an evaluate --out folder (per_query.jsonl, predictions.jsonl)")
+    what = calibrate.add_mutually_exclusive_group(required=True)
+    what.add_argument("--sample", type=_positive("--sample", 100000), metavar="N",
+                      help="export N keypoints for annotation")
+    what.add_argument("--labels", type=Path, metavar="FILE", help="the annotated sample: report agreement")
+    calibrate.add_argument("--out", type=Path, default=None,
+                           help="--sample: where to write (default: EVAL_DIR/calibration_sample.jsonl; never "
+                                "overwritten); --labels: also write the report as JSON here")
+    calibrate.add_argument("--seed", type=int, default=0, help="--sample: the draw's seed (default: 0)")
+    calibrate.set_defaults(handler=_cmd_calibrate)
+
     check = sub.add_parser("check-genre", help="lint a genre pack before a build",
                            description="Load a genre pack folder, draw --samples documents per language (every "
                                        "constraint solved, every unit rendered), draft questions over them, and say "
@@ -712,6 +732,30 @@ def _check_eval_dir(out: Path, config) -> None:
                  if theirs.get(k) != v]
         raise InputError(f"--out {out} holds the scores of a different evaluation ({'; '.join(diffs[:3])}); "
                          f"choose another directory or remove it")
+
+
+def _cmd_calibrate(args: argparse.Namespace) -> int:
+    import json
+
+    from dragonforge import calibrate as cal
+    from dragonforge.files import write_bytes_atomic
+
+    if not args.eval_dir.is_dir():
+        raise InputError(f"{args.eval_dir} is not a folder (give an evaluate --out folder)")
+    if args.sample:
+        out = args.out or args.eval_dir / cal.SAMPLE_FILE
+        rows = cal.export_sample(args.eval_dir, args.sample, out, args.seed)
+        strata = len({(r["query_type"], r["language"]) for r in rows})
+        print(f"wrote {len(rows)} keypoints for annotation to {out} ({strata} question type × language strata); "
+              f"fill in each \"label\" with Relevant, Irrelevant or Wrong, then: dragonforge calibrate "
+              f"{args.eval_dir} --labels {out}")
+        return 0
+    pairs, unlabelled = cal.read_labels(args.eval_dir, args.labels)
+    result = cal.agreement(pairs)
+    print(cal.report_text(result, unlabelled))
+    if args.out:
+        write_bytes_atomic(args.out, (json.dumps(result, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    return 0
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
