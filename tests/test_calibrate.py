@@ -105,3 +105,22 @@ def test_calibrate_refuses_bad_labels_and_never_overwrites_a_sample(eval_dir, tm
     assert len(proc.stderr.strip().splitlines()) == 1
     proc = _cli("calibrate", str(tmp_path / "nowhere"), "--sample", "5", cwd=tmp_path, home=prefect_home)
     assert proc.returncode == 1 and "is not a folder" in proc.stderr
+
+
+def test_the_sealed_set_is_large_bilingual_and_the_judge_is_measured_on_it_as_the_readme_says():
+    """tests/fixtures/keypoint_sealed.jsonl: labelled before the judge ran on it, never used for
+    tuning. The figures are held at what the judge reaches (README, bench/results/judge_sealed.json);
+    the issue's targets (accuracy 0.92, Wrong recall 0.85) are not met yet."""
+    root = Path(__file__).resolve().parent.parent
+    sys.path.insert(0, str(root / "bench"))
+    from judge_sealed import judged_pairs, load
+
+    rows, queries = load()
+    languages = Counter(r["language"] for r in rows)
+    assert len(rows) >= 400 and languages["zh"] * 2 >= len(rows) and len({r["id"] for r in rows}) == len(rows)
+    for row in rows:
+        assert queries[row["query_id"]]["ground_truth"]["keypoints"][row["keypoint_index"]] == row["keypoint"]
+    result = agreement(judged_pairs(rows, queries))
+    recorded = json.loads((root / "bench" / "results" / "judge_sealed.json").read_text(encoding="utf-8"))
+    assert result["accuracy"] == recorded["with_keypoint_facts"]["accuracy"]
+    assert result["accuracy"] >= 0.80 and result["labels"]["Wrong"]["recall"] >= 0.52
