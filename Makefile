@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 OUT ?= output/benchmark
 LLM_PORT ?= 8089
 
-.PHONY: install build test bench clean local-llm local-llm-install
+.PHONY: install build test lint bench clean local-llm local-llm-install
 
 $(BIN)/dragonforge: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,8 +30,12 @@ build: install
 # PYTEST_WORKERS=0 runs the suite in one process.
 PYTEST_WORKERS ?= auto
 
-test: install local-llm-install
+test: install local-llm-install lint
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup
+
+# ruff on the library and the flows (pyproject.toml [tool.ruff]); part of `make test`
+lint: install
+	$(BIN)/ruff check dragonforge flows
 
 # llama-cpp-python[server] (built once per machine into ~/.cache/dragonforge/wheels) and the GGUF model
 local-llm-install: install

@@ -8,7 +8,6 @@ and ``dragonforge validate`` says so.
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import time
 from collections import Counter, defaultdict
@@ -17,16 +16,31 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-
 from dragonforge import __version__
 from dragonforge.errors import OutputConflictError
 from dragonforge.files import (
-    jsonl_bytes, read_jsonl, sha256_file, write_bytes_atomic, write_jsonl_atomic, write_text_atomic,
+    read_jsonl,
+    sha256_file,
+    write_bytes_atomic,
+    write_jsonl_atomic,
+    write_text_atomic,
 )
 from dragonforge.keypoints import numbered
 from dragonforge.models import (
-    LANGUAGES, QRA, BuildParams, Config, DBDocument,
-    DBGroundTruth, DBPrediction, DBQuery, DBQueryBody, Document, FileEntry, Manifest, QueryType, Rejection,
+    LANGUAGES,
+    QRA,
+    BuildParams,
+    Config,
+    DBDocument,
+    DBGroundTruth,
+    DBPrediction,
+    DBQuery,
+    DBQueryBody,
+    Document,
+    FileEntry,
+    Manifest,
+    QueryType,
+    Rejection,
 )
 from dragonforge.resources import resource_dir, resource_hashes
 

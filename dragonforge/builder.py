@@ -301,7 +301,7 @@ class Builder:
                 _settle(fut, error=exc)
 
         def store_group(parts_json, digests, questions_json) -> QuestionsResult:
-            for i, (batch, data) in enumerate(zip(batches, parts_json)):
+            for i, (batch, data) in enumerate(zip(batches, parts_json, strict=False)):
                 if i not in finished:
                     self.store.put_raw(keys[i], "documents", data)
                 part = _DOCUMENTS.validate_json(data)

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections import Counter
 import re
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -229,7 +229,7 @@ class Extractor:
             taken: set[int] = set()
             for name, spec in fields.items():
                 pick = None
-                for j, (a, b, value) in enumerate(found):
+                for j, (_a, _b, value) in enumerate(found):
                     if j in taken:
                         continue
                     ok = (spec.kind == value.kind or (spec.kind in ("category", "text", "narrative") and

@@ -27,8 +27,8 @@ from pydantic import TypeAdapter
 
 from dragonforge import evaluate as ev
 from dragonforge.errors import DragonforgeError
-from dragonforge.fingerprint import content_key
 from dragonforge.files import dumps_record, jsonl_bytes, mentions, write_bytes_atomic, write_text_atomic
+from dragonforge.fingerprint import content_key
 from dragonforge.progress import NullProgress, Progress
 from dragonforge.resume import ResumeStore
 from dragonforge.systems import Query, SystemAnswer

@@ -166,8 +166,8 @@ _P_AGE = re.compile(
     rf"|(?<![\d.])({_ZH_AMOUNT})\s*(?:周岁|岁))", re.I)
 _UNIT_ALIASES = {"beats per minute": "bpm", "bpm": "bpm", "次/分": "bpm", "次/分钟": "bpm", "°c": "c", "℃": "c",
                  "度": "c"}
-_P_PAIR = re.compile(rf"(?<![\d.])(\d+(?:\.\d+)?)\s*(/|-|–|~|～|至|到)\s*(\d+(?:\.\d+)?)\s*"
-                     rf"(mmHg|g/L|mg/L|mmol/L|μmol/L|umol/L|U/L|mg|g|kg|mL|ml|L|cm|mm|°C|℃|%)?(?![\d/])")
+_P_PAIR = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(/|-|–|~|～|至|到)\s*(\d+(?:\.\d+)?)\s*"
+                     r"(mmHg|g/L|mg/L|mmol/L|μmol/L|umol/L|U/L|mg|g|kg|mL|ml|L|cm|mm|°C|℃|%)?(?![\d/])")
 _P_COUNT = re.compile(
     rf"(?<![\d.A-Za-z第])({_NUM}|{_CN_NUM})\s*(beats per minute|bpm|次/分钟|次/分|mmHg|g/L|mg/L|mmol/L|μmol/L|umol/L|U/L|"
     rf"°C|℃|mg|kg|mL|ml|cm|mm|IU|单位|名|位|人|项|次|家|例|件|份|台|床|张|个|employees|people|persons|patients|"
@@ -383,7 +383,7 @@ _TITLES_EN = {"the", "a", "an", "in", "on", "at", "for", "by", "from", "with", "
               "executive", "officer", "president", "chairman", "chairwoman", "director", "professor", "prof",
               "operating", "net", "total", "its", "his", "her", "their", "this", "that", "these", "those", "it",
               "he", "she", "they", "i", "we", "if", "when", "while", "although", "however", "since", "both",
-              "neither", "either", "on", "as", "of", "and", "assessor", "clerk", "people's", "attending",
+              "neither", "either", "as", "of", "and", "assessor", "clerk", "people's", "attending",
               "physician", "defendant", "lawyer", "counsel", "ceo", "cfo", "mr.", "dr.", "ms.", "mrs.", "no",
               "yes", "sorry", "unable", "not", "there", "which", "who", "what", "where", "how", "why", "following"}
 _GENERIC_CAPS = set("""first second third annual extraordinary general meeting meetings shareholders board directors
@@ -732,8 +732,8 @@ def _same_value(k: Value, a: Value) -> bool:
         if k.kind != a.kind:
             return False
         kp, ap = _date_parts(str(k.value)), _date_parts(str(a.value))
-        return all(x is None or x == y for x, y in zip(kp, ap)) and (kp[0] is None or ap[0] is not None) and \
-            all(y is not None for x, y in zip(kp, ap) if x is not None)
+        return all(x is None or x == y for x, y in zip(kp, ap, strict=False)) and (kp[0] is None or ap[0] is not None) and \
+            all(y is not None for x, y in zip(kp, ap, strict=False) if x is not None)
     if isinstance(k.value, str) or isinstance(a.value, str):
         return isinstance(k.value, str) and isinstance(a.value, str) and k.value == a.value
     if k.kind == "count" and k.unit == "age" and a.kind == "duration" and a.unit == "months":
@@ -757,7 +757,7 @@ def _conflicts(k: Value, a: Value) -> bool:
         if a.kind != "date":
             return False
         kp, ap = _date_parts(str(k.value)), _date_parts(str(a.value))
-        return any(x is not None and y is not None and x != y for x, y in zip(kp, ap))
+        return any(x is not None and y is not None and x != y for x, y in zip(kp, ap, strict=False))
     if k.kind == "money":
         return a.kind == "money" and (not k.unit or not a.unit or k.unit == a.unit) and not _same_value(k, a)
     if k.kind == "percent":
@@ -1041,7 +1041,7 @@ def judge_keypoints(answer: str, keypoints: list[str], language: str,
     kp_texts = [_analyse(t, language) for t in texts]
     facts = [(keypoint_facts[i] if keypoint_facts and i < len(keypoint_facts) else None) or [] for i in range(len(texts))]
     entities: list[_Entity] = []
-    for kt, kp_facts in zip(kp_texts, facts):
+    for kt, kp_facts in zip(kp_texts, facts, strict=False):
         for fact in kp_facts:
             if fact.get("kind") in ("person", "organisation") and fact.get("text"):
                 _add_entity(entities, _fact_entity(fact, language))
@@ -1055,9 +1055,9 @@ def judge_keypoints(answer: str, keypoints: list[str], language: str,
     scene = _Scene(ans, language, entities, _mentions(answer, entities, language), known)
     scene.keypoints = [_Sibling(kt, tuple(_fact_values(kt, kp_facts)),
                                 frozenset(i for _, _, i in scene.mentions_in(kt.text)), _kp_words(kt, scene))
-                       for kt, kp_facts in zip(kp_texts, facts)]
+                       for kt, kp_facts in zip(kp_texts, facts, strict=False)]
     out = []
-    for kp, kt, kp_facts in zip(keypoints, kp_texts, facts):
+    for kp, kt, kp_facts in zip(keypoints, kp_texts, facts, strict=False):
         if _is_unanswerable_keypoint(kt.text):
             out.append(_judge_unanswerable(kp, answer, language))
             continue
@@ -1204,7 +1204,7 @@ def _sentence_index(t: _Text, pos: int) -> int | None:
 
 @lru_cache(maxsize=4096)
 def _ordered_starts(sentences: tuple[tuple[int, int], ...]) -> tuple[int, ...] | None:
-    for (a, b), (c, _) in zip(sentences, sentences[1:]):
+    for (a, b), (c, _) in zip(sentences, sentences[1:], strict=False):
         if not (a <= b <= c):
             return None
     return tuple(a for a, _ in sentences)
@@ -1435,7 +1435,7 @@ def _judge_words(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[di
     related = _related_parties(kt, scene) >= 2
     unit = word_weight / len(words) if words else 4.0
     codes = set(_P_CODE_EN.findall(kt.text)) - {"USD", "CNY", "RMB", "CEO", "CFO", "COO"} if lang == "en" else set()
-    best_cov, best, eligible = 0.0, None, []
+    best_cov, eligible = 0.0, []
     for si in range(len(ans.sentences)):
         clauses = [c for c in ans.clauses if c.sentence == si and not c.refusal]
         if not clauses:
@@ -1457,7 +1457,7 @@ def _judge_words(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[di
         hit = _coverage(words, scene.blank(text), lang) * word_weight + party_hit
         cov = hit / (word_weight + party_total) if word_weight + party_total else 0.0
         if cov > best_cov:
-            best_cov, best = cov, (named, text)
+            best_cov = cov
     surfaces = [f["text"] for f in facts if f.get("kind") in ("category", "text", "place") and f.get("text")]
     said = scene.blank(" ".join(eligible))
     if surfaces and all((s if lang == "zh" else s.lower()) in said for s in surfaces):

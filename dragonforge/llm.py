@@ -37,17 +37,20 @@ import sqlite3
 import threading
 import time
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 import httpx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from dragonforge import urls
 from dragonforge.errors import DragonforgeError
 from dragonforge.resume import Recovering, damaged
-from dragonforge import urls
 from dragonforge.urls import with_credentials
+
+if TYPE_CHECKING:
+    import openai
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -502,7 +505,7 @@ class StructuredLLM:
                     if status in (401, 403, 404):
                         raise LLMUnavailable(f"the endpoint answered {status} to a {stage} request: {error}") from None
                     raise _RequestRejected(f"the endpoint rejected the request ({status}): {error}") from None
-            except (openai.APITimeoutError, asyncio.TimeoutError):
+            except (TimeoutError, openai.APITimeoutError):
                 outcome = "timeout"
             except (openai.APIConnectionError, ReplyTooLarge) as exc:
                 too_large = exc if isinstance(exc, ReplyTooLarge) else exc.__cause__

@@ -13,20 +13,32 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Literal
 
 from dragonforge.documents import write_document
-from dragonforge.models import (
-    QRA, BoundFact, Config, Document, DomainSchema, Keypoint, QueryType, Reference, Rejection, SectionSpec, Sentence,
-    SlotSpec,
-)
 from dragonforge.llm import Failure, StructuredLLM, repair_message
+from dragonforge.models import (
+    QRA,
+    BoundFact,
+    Config,
+    Document,
+    Keypoint,
+    QueryType,
+    Reference,
+    Rejection,
+    Sentence,
+)
 from dragonforge.prompts import (
-    KeypointsReply, NarrativeReply, QRAReply, ReferencesReply, RefineReply, SectionReply, render_prompt,
+    KeypointsReply,
+    NarrativeReply,
+    QRAReply,
+    ReferencesReply,
+    RefineReply,
+    SectionReply,
+    render_prompt,
 )
 from dragonforge.rng import rng_for
 from dragonforge.text import ZH_TERMINATORS, language_problem
@@ -157,7 +169,7 @@ async def write_document_llm(llm: StructuredLLM, config: Config, seed: int, fall
     template = get_pack(config.domain).document_template(config.language)
     lines = {s.id for s in template.sections if s.layout == "lines"}
     # the rule-written block of each section (heading, then its lines), in order
-    planned_blocks = dict(zip(plan.headings, plan.content.split("\n\n")[1:]))
+    planned_blocks = dict(zip(plan.headings, plan.content.split("\n\n")[1:], strict=False))
     summary_keys = list(config.facts)[:12]
     summary = "\n".join(f"- {config.facts[k].text}" for k in summary_keys)
     all_texts = " ".join(f.text for f in config.facts.values())
@@ -194,7 +206,7 @@ async def write_document_llm(llm: StructuredLLM, config: Config, seed: int, fall
     joiner = "" if config.language == "zh" else " "
     blocks = [plan.title]
     sentences: list[Sentence] = []
-    for (sid, heading), body in zip(sections, bodies):
+    for (sid, heading), body in zip(sections, bodies, strict=False):
         if body:
             sentences += body
             blocks.append(planned_blocks[sid] if sid in lines else heading + "\n" + joiner.join(s.text for s in body))
@@ -218,7 +230,7 @@ async def draft_qra_llm(llm: StructuredLLM, draft: QRA, configs: dict[int, Confi
     docs = [configs[i] for i in draft.doc_ids]
     prefixes = ["a:", "b:"] if len(docs) == 2 else [""]
     documents = []
-    for doc, prefix in zip(docs, prefixes):
+    for doc, prefix in zip(docs, prefixes, strict=False):
         core = [f.key for f in draft.facts if f.doc_id == doc.doc_id]
         others = [k for k in doc.facts if k not in core]
         keys = core + rng.sample(others, min(6, len(others)))
@@ -278,7 +290,7 @@ async def pick_references_llm(llm: StructuredLLM, qra: QRA, documents: dict[int,
         return qra
     numbered: list[tuple[int, int]] = []
     lines = []
-    for label, doc_id in zip("AB", qra.doc_ids):
+    for label, doc_id in zip("AB", qra.doc_ids, strict=False):
         for index, sentence in enumerate(documents[doc_id].sentences):
             numbered.append((doc_id, index))
             lines.append({"number": len(numbered), "doc": label, "text": sentence.text})

@@ -136,7 +136,12 @@ async def llm_group(llm: StructuredLLM, engine: str, configs: list[Config], tota
     slots, write questions and answers, pick references by sentence number and distil keypoints.
     """
     from dragonforge.llm_stages import (
-        draft_qra_llm, keypoints_llm, pick_references_llm, refine_answer_llm, write_document_llm, write_narratives,
+        draft_qra_llm,
+        keypoints_llm,
+        pick_references_llm,
+        refine_answer_llm,
+        write_document_llm,
+        write_narratives,
     )
 
     if engine == "llm":

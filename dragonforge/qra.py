@@ -12,15 +12,22 @@ import math
 import random
 import re
 from collections import defaultdict
-from functools import cache, lru_cache
 from collections.abc import Iterator
+from functools import cache, lru_cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from dragonforge.errors import TemplateError
 from dragonforge.models import (
-    QRA, UNANSWERABLE_ANSWER, BoundFact, Config, Document, Keypoint, QueryType, Rejection,
+    QRA,
+    UNANSWERABLE_ANSWER,
+    BoundFact,
+    Config,
+    Document,
+    Keypoint,
+    QueryType,
+    Rejection,
 )
 from dragonforge.rng import rng_for
 from dragonforge.templating import config_context, evaluate, load_template_model, render

@@ -191,7 +191,7 @@ async def score(llm: StructuredLLM, embedder: Embeds | None, *, question: str, a
     if oracle_answer is not None:
         jobs["retrieval_agreement"] = agreement(llm, question, answer, oracle_answer, language)
     results = await asyncio.gather(*jobs.values(), return_exceptions=True)
-    for name, result in zip(jobs, results):
+    for name, result in zip(jobs, results, strict=False):
         if isinstance(result, (BudgetExceeded, LLMUnavailable)):
             raise result  # a spent budget or a dead endpoint stops the run; finished replies are cached
         if isinstance(result, _Failed):

@@ -18,7 +18,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from urllib.parse import urlparse
 
 from pydantic import BaseModel, Field
@@ -28,6 +28,9 @@ from dragonforge.files import check_value, iter_jsonl, parse_json
 from dragonforge.models import LANGUAGES, QueryType
 from dragonforge.text import detect_language
 from dragonforge.urls import with_credentials
+
+if TYPE_CHECKING:
+    import httpx
 
 MAX_LISTED_PROBLEMS = 20
 # The most a system may answer to one query, answer and retrieved chunks together: past it the
@@ -226,7 +229,7 @@ class HTTPSystem:
                     raise self._unreachable from None
                 return SystemAnswer(query_id=query.query_id, latency_ms=_elapsed_ms(t0),
                                     error=f"connection error: {type(exc).__name__}: {exc}")
-            except (asyncio.TimeoutError, httpx.TimeoutException):
+            except (TimeoutError, httpx.TimeoutException):
                 return SystemAnswer(query_id=query.query_id, latency_ms=_elapsed_ms(t0),
                                     error=f"timeout after {self.timeout_s:g}s")
             except httpx.HTTPError as exc:

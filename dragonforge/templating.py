@@ -7,7 +7,6 @@ as ``events[0].date`` (its written text) and ``val.events[0].date`` (its canonic
 
 from __future__ import annotations
 
-import os
 import re
 from collections import ChainMap
 from collections.abc import Callable
@@ -23,6 +22,7 @@ from pydantic import BaseModel
 from dragonforge.errors import TemplateError
 from dragonforge.models import Config
 from dragonforge.resources import resource_dir, user_cache_dir
+
 
 class _SourceLoader(jinja2.BaseLoader):
     """Templates named by their own source, so that Jinja's bytecode cache applies to them."""

@@ -12,10 +12,13 @@ from dragonforge.benchmark import MANIFEST
 from dragonforge.errors import DragonforgeError, first_error
 from dragonforge.files import read_jsonl, sha256_file
 from dragonforge.models import (
-    UNANSWERABLE_ANSWER, DBDocument, DBQuery, Manifest, QueryType,
+    UNANSWERABLE_ANSWER,
+    DBDocument,
+    DBQuery,
+    Manifest,
+    QueryType,
 )
 from dragonforge.text import language_problem
-
 
 
 def validate_benchmark(out: Path) -> list[str]:

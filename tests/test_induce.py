@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -303,7 +304,9 @@ def test_induce_with_the_local_model_keeps_only_grounded_proposals_and_counts_th
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     report = (out / "induction-report.md").read_text(encoding="utf-8")
-    assert "## LLM proposal" in report and "calls: 1" in report
+    # one proposal call, and a retry when the model's reply was cut off or the server was slow
+    calls = re.search(r"^- calls: (\d+)$", report, re.M)
+    assert "## LLM proposal" in report and calls and 1 <= int(calls.group(1)) <= 8, report
     llm_line = next(line for line in proc.stderr.splitlines() if line.startswith("llm:"))
     assert "proposed" in llm_line or "no valid proposal" in llm_line
     check = subprocess.run([sys.executable, "-m", "dragonforge.cli", "check-genre", str(out), "--samples", "20"],

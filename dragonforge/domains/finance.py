@@ -15,7 +15,13 @@ import random
 from dataclasses import dataclass
 
 from dragonforge.domains._common import (
-    count_fact, date_fact, faker_for, money_fact, ordered_dates, percent_fact, text_fact,
+    count_fact,
+    date_fact,
+    faker_for,
+    money_fact,
+    ordered_dates,
+    percent_fact,
+    text_fact,
 )
 from dragonforge.models import Config, Fact
 
@@ -686,7 +692,7 @@ def make_config(doc_id: int, language: str, seed: int) -> Config:
         parts = sorted(_complete(revenue, drafts, language), reverse=True)
         if len(set(parts)) == n_segments and parts[-1] > 0:
             break
-    for i, (name, part, share) in enumerate(zip(segment_names, parts, _shares(parts))):
+    for i, (name, part, share) in enumerate(zip(segment_names, parts, _shares(parts), strict=False)):
         add(text_fact(f"segments.{i}.name", name[lang], kind="category"))
         money(f"segments.{i}.revenue", part)
         add(percent_fact(f"segments.{i}.share", share, language))
@@ -696,7 +702,7 @@ def make_config(doc_id: int, language: str, seed: int) -> Config:
     rng.shuffle(kinds)
     first = dt.date(year, 1, 6) + dt.timedelta(days=rng.randrange(80))
     later = ordered_dates(rng, first + dt.timedelta(days=12), dt.date(year, 12, 22), len(kinds) - 1, 9)
-    for i, (kind, day) in enumerate(zip(kinds, [first, *later])):
+    for i, (kind, day) in enumerate(zip(kinds, [first, *later], strict=False)):
         _add_event(facts, i, kind, day, rng, names, industry, language, assets, revenue)
 
     # --- governance ------------------------------------------------------------------------
@@ -719,7 +725,7 @@ def make_config(doc_id: int, language: str, seed: int) -> Config:
     egm_days = ordered_dates(rng, dt.date(year, 1, 10), dt.date(year, 12, 20), n_egms, 20)
     while facts["agm.date"].value in {d.isoformat() for d in egm_days}:
         egm_days = ordered_dates(rng, dt.date(year, 1, 10), dt.date(year, 12, 20), n_egms, 20)
-    for i, (day, matter) in enumerate(zip(egm_days, rng.sample(EGM_MATTERS, n_egms))):
+    for i, (day, matter) in enumerate(zip(egm_days, rng.sample(EGM_MATTERS, n_egms), strict=False)):
         ordinal = EGM_ORDINALS[i]
         add(date_fact(f"egms.{i}.date", day, language))
         add(text_fact(f"egms.{i}.name", f"{year}年{ordinal[1]}临时股东大会" if zh

@@ -29,7 +29,13 @@ from dataclasses import dataclass, field
 from faker import Faker
 
 from dragonforge.domains._common import (
-    count_fact, date_fact, faker_for, format_date, format_term, money_fact, text_fact,
+    count_fact,
+    date_fact,
+    faker_for,
+    format_date,
+    format_term,
+    money_fact,
+    text_fact,
 )
 from dragonforge.models import Config, Fact
 
@@ -897,7 +903,7 @@ class _Builder:
 
         # counsel
         firms = rng.sample(FIRM_WORDS, n_def)
-        for i, d in enumerate(defendants):
+        for i, _d in enumerate(defendants):
             self.text(f"defendants.{i}.counsel", self.person()[0], "person")
             if self.en:
                 firm = f"{firms[i][0]} & {self.fake.last_name()} Law Firm"
@@ -1135,12 +1141,12 @@ class _Builder:
             if room < 0:
                 raise AssertionError("term too short for the minimum procedure")
             if spare > room:
-                gaps = [m + (g - m) * room // spare for g, m in zip(gaps, mins)]
+                gaps = [m + (g - m) * room // spare for g, m in zip(gaps, mins, strict=False)]
         custody = [det + dt.timedelta(days=rng.randint(mins[0], max(mins[0], gaps[0]))) for det in detentions]
         indictment = max(custody) + dt.timedelta(days=gaps[1])
         hearing = indictment + dt.timedelta(days=gaps[2])
         judgment = hearing + dt.timedelta(days=gaps[3])
-        for d, det, cus in zip(defendants, detentions, custody):
+        for d, det, cus in zip(defendants, detentions, custody, strict=False):
             k = f"defendants.{d['i']}."
             self.add(date_fact(k + "detention_date", det, lang))
             if d["probation"]:

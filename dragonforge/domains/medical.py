@@ -32,7 +32,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from dragonforge.domains._common import (
-    count_fact, date_fact, faker_for, money_fact, percent_fact, text_fact,
+    count_fact,
+    date_fact,
+    faker_for,
+    money_fact,
+    percent_fact,
+    text_fact,
 )
 from dragonforge.models import Config, Fact
 
@@ -1763,7 +1768,7 @@ def make_config(doc_id: int, language: str, seed: int) -> Config:
         add(_measure(f"labs.{i}.result", value, lab.decimals, lab.unit, language))
         add(text_fact(f"labs.{i}.reference_range", _range_text(low, high, lab, language)))
         flags.append("high" if value > high else "low" if value < low else "normal")
-    for i, (img, day) in enumerate(zip(cond.imaging, imaging_days)):
+    for i, (img, day) in enumerate(zip(cond.imaging, imaging_days, strict=False)):
         add(text_fact(f"imaging.{i}.name", img.name[li], "category"))
         add(date_fact(f"imaging.{i}.date", admission + dt.timedelta(days=day), language))
         add(text_fact(f"imaging.{i}.finding", tx(img.finding)))

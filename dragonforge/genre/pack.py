@@ -21,9 +21,9 @@ from pydantic import ValidationError
 from dragonforge.errors import InputError, TemplateError
 from dragonforge.files import read_text_file
 from dragonforge.genre.interpret import _FACT_KIND, Genre, make_config, names_in, slot_order
+from dragonforge.genre.model import ITEM_FIELD, NAME, GenreSpec, LanguageSpec
 from dragonforge.induce.leak import FILE as LEAK_FILE
 from dragonforge.induce.leak import load as load_fingerprint
-from dragonforge.genre.model import ITEM_FIELD, NAME, GenreSpec, LanguageSpec
 from dragonforge.models import LANGUAGES, Config, DomainSchema, SectionSpec, SlotSpec
 from dragonforge.templating import _SANDBOX, SafeLoader, compile_expression, compile_template
 

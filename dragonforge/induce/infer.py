@@ -102,7 +102,7 @@ class Induction:
 def label_tokens(label: str, language: str) -> set[str]:
     if language == "zh":
         chars = [c for c in label if "\u4e00" <= c <= "\u9fff"]
-        return set(chars) | {a + b for a, b in zip(chars, chars[1:])} | {w.lower() for w in re.findall(r"[A-Za-z]+", label)}
+        return set(chars) | {a + b for a, b in zip(chars, chars[1:], strict=False)} | {w.lower() for w in re.findall(r"[A-Za-z]+", label)}
     out = set()
     for w in re.findall(r"[A-Za-z]+|#", label.lower()):
         w = _ABBREV.get(w, w)
@@ -338,7 +338,7 @@ def _align_fields(fields: list[Field], owner: dict[int, int], docs: list[Documen
                 if s >= 0.38:
                     pairs.append((s, f.order, c, f))
         taken_f, taken_c = set(), set()
-        for s, _, c, f in sorted(pairs, key=lambda p: (-p[0], p[1], p[2])):
+        for _s, _, c, f in sorted(pairs, key=lambda p: (-p[0], p[1], p[2])):
             if id(f) in taken_f or c in taken_c:
                 continue
             clusters[c].append(f)
@@ -406,12 +406,12 @@ def _prose_frames(docs: list[Document], slots: dict[str, Slot], owner: dict[int,
     for k, pairs in enumerate(prose_fields(docs, language)):
         ds = [d for d, _ in pairs]
         fields = [f for _, f in pairs]
-        if sum(1 for f, d in zip(fields, ds) if (d, f.value.text) in by_value) * 2 >= len(fields):
+        if sum(1 for f, d in zip(fields, ds, strict=False) if (d, f.value.text) in by_value) * 2 >= len(fields):
             continue  # the labelled slot says it already
         labels = [fields[0].label]
         kind = _slot_kind([f.value for f in fields], labels, language)
         slot = Slot(name=f"prose_{k}", kind=kind, labels=labels, occurrences=[])
-        for f, d in zip(fields, ds):
+        for f, d in zip(fields, ds, strict=False):
             if d in slot.seeds:
                 continue
             section = next(sec for sec in docs[d].sections if sec.index == f.section)
@@ -460,7 +460,7 @@ def _neighbour_pass(clusters: list[list[Field]], by_doc: dict[int, list[Field]],
         where = {id(f): c for c, cluster in enumerate(clusters) for f in cluster}
         seq = {d: sorted(fields, key=lambda f: f.order) for d, fields in by_doc.items()}
 
-        def around(f: Field) -> tuple[int | None, int | None]:
+        def around(f: Field, seq=seq, where=where) -> tuple[int | None, int | None]:
             fs = seq[owner[id(f)]]
             i = fs.index(f)
             return (where.get(id(fs[i - 1])) if i > 0 else None, where.get(id(fs[i + 1])) if i + 1 < len(fs) else None)
@@ -564,7 +564,7 @@ def _record_fields(text: str, language: str) -> list[tuple[int, int, Value]]:
     typed = [(a, b, v) for a, b, v in spans(text, language)]
     out = list(typed)
     cuts = [0] + [x for a, b, _ in typed for x in (a, b)] + [len(text)]
-    for a, b in zip(cuts[::2], cuts[1::2]):
+    for a, b in zip(cuts[::2], cuts[1::2], strict=False):
         piece = text[a:b]
         for m in re.finditer(r"[^,，;；()（）:：\-–—|]+", piece):
             chunk = m.group(0).strip()
@@ -719,7 +719,7 @@ def _make_group(cluster, language: str) -> Group | None:
         colon = "：" if language == "zh" else ": "
         group = Group(name=name or "items", layout="items", fields=fields,
                       line="{{ item.description }}" + colon + "{{ item.amount }}", titles=titles)
-        for d, section, _, recs, total in cluster:
+        for d, _section, _, recs, _total in cluster:
             group.seeds.add(d)
             for rec, fs in recs:
                 group.records.append((d, rec, {"description": fs[0][2], "amount": fs[1][2]}))
@@ -732,7 +732,7 @@ def _make_group(cluster, language: str) -> Group | None:
     # the representative record: the first one with the signature
     rep = None
     records = []
-    for d, section, _, recs, _ in cluster:
+    for d, _section, _, recs, _ in cluster:
         for rec, fs in recs:
             if tuple(v.kind for _, _, v in fs) == sig:
                 records.append((d, rec, fs))
@@ -741,7 +741,7 @@ def _make_group(cluster, language: str) -> Group | None:
         return None
     rec, fs = rep
     names: list[str] = []
-    for a, b, v in fs:
+    for a, _b, v in fs:
         base = _ascii_name(_prefix_word(rec.text, a, language), language) if v.kind not in ("text",) else ""
         base = base or {"time": "time", "date": "date", "datetime": "time", "money": "amount", "person": "person",
                         "organisation": "organisation", "text": "description", "duration": "offset",
@@ -753,15 +753,15 @@ def _make_group(cluster, language: str) -> Group | None:
         names.append(nm)
     line = ""
     cursor = 0
-    for (a, b, _), nm in zip(fs, names):
+    for (a, b, _), nm in zip(fs, names, strict=False):
         line += _lit(rec.text[cursor:a]) + "{{ item." + nm + " }}"
         cursor = b
     line += _lit(rec.text[cursor:])
-    fields = {nm: v.kind for nm, (_, _, v) in zip(names, fs)}
+    fields = {nm: v.kind for nm, (_, _, v) in zip(names, fs, strict=False)}
     group = Group(name=name or layout, layout=layout, fields=fields, line=line, titles=titles)
     for d, r, f in records:
         group.seeds.add(d)
-        group.records.append((d, r, {nm: v for nm, (_, _, v) in zip(names, f)}))
+        group.records.append((d, r, {nm: v for nm, (_, _, v) in zip(names, f, strict=False)}))
     return group
 
 
@@ -796,7 +796,7 @@ def _derive(ind: Induction) -> None:
         if not totals:
             continue
         hits = Counter()
-        for d, total in totals:
+        for _d, total in totals:
             for name, slot in ind.slots.items():
                 if any(o is total for o in slot.occurrences):
                     hits[name] += 1
@@ -941,7 +941,7 @@ def _code_pattern(codes: list[str], years: dict[str, list[int]]) -> tuple[str, s
             continue
         if all(re.fullmatch(r"(19|20)\d\d", c) for c in column):
             for slot, ys in years.items():
-                if len(ys) == len(column) and all(str(y) == c for y, c in zip(ys, column)):
+                if len(ys) == len(column) and all(str(y) == c for y, c in zip(ys, column, strict=False)):
                     year_slot = slot
                     break
             out.append(f"{{year:{year_slot}}}" if year_slot else "20##")
@@ -1023,7 +1023,7 @@ def _generators(ind: Induction) -> None:
             slot.note = f"open: {len(pool)} seed value(s) as its only vocabulary"
         slot.text["pool"] = pool
     dates = {n: [v.day.year for v in s.values if v.day] for n, s in ind.slots.items() if s.kind in ("date", "datetime")}
-    for name, slot in ind.slots.items():
+    for slot in ind.slots.values():
         if slot.kind == "code" and not slot.derived:
             ordered = {n: [_per_seed_year(ind, n, d) for d in sorted(slot.seeds)] for n in dates}
             pattern, year = _code_pattern([v.text for v in slot.values], ordered)
@@ -1280,7 +1280,7 @@ def _align_sections(docs: list[Document], slots: dict[str, Slot], groups: dict[s
     clusters = _greedy_clusters(sorted(members, key=lambda m: -len(m[2])), affinity)
     out = {}
     for k, cluster in enumerate(clusters):
-        for d, section, held in cluster:
+        for d, section, _held in cluster:
             out[(d, section.index)] = k
     return out, clusters
 

@@ -128,7 +128,7 @@ def _slots_of(members: list[int], sents, language: str, min_docs: int) -> list[l
         if s[0] not in best or ratio > best[s[0]][0]:
             best[s[0]] = (ratio, i, sm.get_opcodes() if i != ref else [("equal", 0, len(r[5]), 0, len(r[5]))])
     variable = [False] * len(r[5])
-    for _, i, ops in best.values():
+    for _, _i, ops in best.values():
         for tag, a1, a2, _b1, _b2 in ops:
             if tag != "equal":
                 for k in range(a1, max(a2, a1 + 1) if tag == "insert" else a2):
