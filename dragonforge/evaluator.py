@@ -107,7 +107,8 @@ def make_system(spec: str, documents: list[dict], config: ev.EvalConfig, llm_set
             generator = rag.ExtractiveGenerator()
         return rag.BaselineRAG(documents, chunk_size=config.chunk_size or 512, overlap=config.overlap or 64,
                                top_k=config.top_k or 5, metadata_prefix=config.metadata_prefix, generator=generator,
-                               retriever=spec, embedder=embedder.make() if embedder else None)
+                               retriever=spec, embedder=embedder.make(state_dir(out) / "embeddings.sqlite", account)
+                               if embedder else None)
     raise DragonforgeError(f"unknown --system {spec!r}; use bm25, dense, an http(s):// URL or python:module:function")
 
 
@@ -204,8 +205,9 @@ class Evaluation:
         self.progress.advance("answers", len(self.queries) - len(todo))
         if not todo:
             return answers, {}
+        # the generator's LLM calls and a dense retriever's embedding calls share one budget
         account = LLMAccount(self.llm_settings, state_dir(out) / "answer-calls.jsonl") \
-            if config.generator == "llm" else None
+            if config.generator == "llm" or (config.system == "dense" and self.llm_settings is not None) else None
         self.answer_account = account  # its calls count against the judge's budget too
         system = make_system(config.system, self.documents, config, self.llm_settings, out, self.concurrency,
                              self.embedder, account, self.timeout_s)
@@ -241,6 +243,9 @@ class Evaluation:
         finally:
             if account:
                 account.close()
+        embedder = getattr(system, "embedder", None)
+        if account is None and embedder is not None:  # no LLM settings: the embeddings' own usage
+            return answers, {embedder.STAGE: {embedder.model: embedder.usage.as_dict()}}
         return answers, account.report() if account else {}
 
     # -- judge -----------------------------------------------------------------------------
@@ -270,7 +275,7 @@ class Evaluation:
 
         async def run():
             llm = StructuredLLM(self.llm_settings, cache_path=state / "llm-cache.sqlite", account=account)
-            embed = self.embedder.make() if self.embedder else None
+            embed = self.embedder.make(state / "embeddings.sqlite", account) if self.embedder else None
             try:
                 return await ev.llm_judgements(llm, queries, answers, embed, self.config.k,
                                                on_done=lambda: self.progress.advance("judged"))

@@ -8,7 +8,9 @@ as a yardstick: its numbers say what a plain retriever over this corpus already 
 from __future__ import annotations
 
 import asyncio
+import base64
 import functools
+import hashlib
 import logging
 import math
 import os
@@ -17,6 +19,7 @@ import time
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal, Protocol
 
 import bm25s
@@ -264,35 +267,74 @@ def _top(chunks: list[Chunk], scores: np.ndarray, k: int) -> list[Chunk]:
 
 
 class Embedder:
-    """Batched calls to an OpenAI-compatible ``/embeddings`` endpoint."""
+    """Batched calls to an OpenAI-compatible ``/embeddings`` endpoint, through the same books as
+    the LLM's completions: each vector is cached (``cache_path``, keyed by model and text, so a
+    resumed run never pays twice for a chunk), and each request is counted in ``usage`` (stage
+    ``embeddings``) and, with an ``account``, against its ``--max-calls`` / ``--max-cost``."""
+
+    STAGE = "embeddings"
 
     def __init__(self, base_url: str, model: str, api_key_env: str = "OPENAI_API_KEY", batch_size: int = 64,
-                 timeout_s: float = 60.0, max_retries: int = 2):
+                 timeout_s: float = 60.0, max_retries: int = 2, cache_path: Path | None = None, account=None):
         self.model = model
         self.batch_size = batch_size
         import openai  # here: the offline systems never pay for importing the client (~0.5 s)
 
+        from dragonforge.llm import ResponseCache, StageUsage
         from dragonforge.urls import with_credentials
 
         self._client = openai.AsyncOpenAI(base_url=with_credentials(base_url),
                                           api_key=os.environ.get(api_key_env) or "no-key",
                                           timeout=timeout_s, max_retries=max_retries)
+        self._cache = ResponseCache(cache_path) if cache_path else None
+        self.account = account
+        self.usage = account.usage[(self.STAGE, model)] if account is not None else StageUsage()
+
+    def _key(self, text: str) -> str:
+        return hashlib.sha256(f"embedding\0{self.model}\0{text}".encode()).hexdigest()
 
     async def embed(self, texts: Sequence[str]) -> np.ndarray:
         """One unit-length row per text."""
         if not texts:
             return np.zeros((0, 0), dtype=np.float32)
-        rows: list[list[float]] = []
-        for i in range(0, len(texts), self.batch_size):
-            batch = list(texts[i:i + self.batch_size])
-            response = await self._client.embeddings.create(model=self.model, input=batch, encoding_format="float")
-            rows += [_pooled(item.embedding) for item in sorted(response.data, key=lambda d: d.index)]
-        matrix = np.asarray(rows, dtype=np.float32).reshape(len(texts), -1)
+        vectors: dict[str, list[float]] = {}
+        todo: list[str] = []
+        for text in dict.fromkeys(texts):
+            kept = self._cache.get(self._key(text)) if self._cache else None
+            if kept is not None:
+                vectors[text] = np.frombuffer(base64.b64decode(kept[0]), dtype=np.float32).tolist()
+                self.usage.cache_hits += 1
+            else:
+                todo.append(text)
+        for i in range(0, len(todo), self.batch_size):
+            batch = todo[i:i + self.batch_size]
+            if self.account is not None:
+                self.account.reserve()  # raises BudgetExceeded once --max-calls / --max-cost is spent
+            try:
+                response = await self._client.embeddings.create(model=self.model, input=batch,
+                                                                encoding_format="float")
+            finally:
+                if self.account is not None:
+                    self.account.landed()
+            tokens = int(getattr(getattr(response, "usage", None), "prompt_tokens", 0) or 0)
+            self.usage.calls += 1
+            self.usage.prompt_tokens += tokens
+            if self.account is not None:
+                self.usage.cost += tokens * self.account.settings.price_input_per_mtok / 1e6
+            for text, item in zip(batch, sorted(response.data, key=lambda d: d.index), strict=True):
+                vector = _pooled(item.embedding)
+                vectors[text] = vector
+                if self._cache:
+                    blob = base64.b64encode(np.asarray(vector, dtype=np.float32).tobytes()).decode("ascii")
+                    self._cache.put(self._key(text), blob, tokens // max(1, len(batch)), 0)
+        matrix = np.asarray([vectors[t] for t in texts], dtype=np.float32).reshape(len(texts), -1)
         norms = np.linalg.norm(matrix, axis=1, keepdims=True)
         return matrix / np.where(norms == 0, 1, norms)
 
     async def aclose(self) -> None:
         await self._client.close()
+        if self._cache:
+            self._cache.close()
 
 
 class EmbedderSettings(BaseModel):
@@ -303,8 +345,9 @@ class EmbedderSettings(BaseModel):
     api_key_env: str = "OPENAI_API_KEY"
     timeout_s: float = 60.0
 
-    def make(self) -> Embedder:
-        return Embedder(self.base_url, self.model, api_key_env=self.api_key_env, timeout_s=self.timeout_s)
+    def make(self, cache_path: Path | None = None, account=None) -> Embedder:
+        return Embedder(self.base_url, self.model, api_key_env=self.api_key_env, timeout_s=self.timeout_s,
+                        cache_path=cache_path, account=account)
 
 
 def _pooled(embedding: Any) -> list[float]:

@@ -341,3 +341,75 @@ def test_llm_generator_leaves_per_query_tokens_unset_when_calls_overlap():
     assert [(g.answer, g.prompt_tokens) for g in both] == [("x", None), ("x", None)]
     assert llm.usage_report()  # the totals are still counted
     assert llm.usage[("rag_answer", server.model)].prompt_tokens == 200
+
+
+# --- embeddings through the same books as completions: cached, counted, budgeted -----------------
+
+
+def test_embeddings_are_cached_by_model_and_text_and_counted(embeddings_server, tmp_path):
+    cache = tmp_path / "embeddings.sqlite"
+
+    async def run(texts: list[str]) -> tuple[np.ndarray, rag.Embedder]:
+        embedder = Embedder(embeddings_server, "fake-embed", cache_path=cache)
+        try:
+            return await embedder.embed(texts), embedder
+        finally:
+            await embedder.aclose()
+
+    first, e1 = asyncio.run(run(["Revenue grew.", "Net profit fell.", "Revenue grew."]))
+    assert _FakeEmbeddings.requests == [["Revenue grew.", "Net profit fell."]]  # a repeated text is sent once
+    assert (e1.usage.calls, e1.usage.prompt_tokens, e1.usage.cache_hits) == (1, 1, 0)
+    again, e2 = asyncio.run(run(["Net profit fell.", "The board met.", "Revenue grew."]))
+    assert _FakeEmbeddings.requests[1:] == [["The board met."]]  # only what was never embedded
+    assert (e2.usage.calls, e2.usage.cache_hits) == (1, 2)
+    assert np.allclose(again[0], first[1]) and np.allclose(again[2], first[0])
+
+
+def test_embedding_calls_count_against_the_llm_budget(embeddings_server):
+    from dragonforge.llm import BudgetExceeded, LLMAccount
+
+    account = LLMAccount(LLMSettings(base_url=embeddings_server, model="m", max_calls=1))
+
+    async def run() -> None:
+        embedder = Embedder(embeddings_server, "fake-embed", batch_size=1, account=account)
+        try:
+            await embedder.embed(["one text.", "another text."])
+        finally:
+            await embedder.aclose()
+
+    with pytest.raises(BudgetExceeded):
+        asyncio.run(run())
+    assert len(_FakeEmbeddings.requests) == 1 and account.report()["embeddings"]["fake-embed"]["calls"] == 1
+
+
+def test_a_resumed_dense_evaluation_makes_no_embedding_call_it_already_made(embeddings_server, tmp_path,
+                                                                            prefect_home):
+    import os
+    import subprocess
+    import sys
+
+    from dragonforge.benchmark import write_benchmark
+
+    params = BuildParams(docs=3, queries_per_doc=3, seed=5)
+    write_benchmark(tmp_path / "bench", params, run_build(params), {})
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")} | {"PREFECT_HOME": str(prefect_home)}
+
+    def evaluate() -> dict:
+        proc = subprocess.run([sys.executable, "-m", "dragonforge.cli", "evaluate", str(tmp_path / "bench"),
+                               "--system", "dense", "--embedding-model", "fake-embed", "--embedding-base-url",
+                               embeddings_server, "--out", str(tmp_path / "eval")], capture_output=True, text=True,
+                              env=env, timeout=600)
+        assert proc.returncode == 0, proc.stderr
+        return json.loads((tmp_path / "eval" / "scores.json").read_text(encoding="utf-8"))
+
+    first = evaluate()
+    sent = [t for batch in _FakeEmbeddings.requests for t in batch]
+    assert first["llm_usage"]["embeddings"]["fake-embed"]["calls"] == len(_FakeEmbeddings.requests) > 0
+    # the answers are lost (an interrupted run keeps only some): every chunk and query is asked again,
+    # and every vector comes from the cache
+    (tmp_path / "eval" / ".dragonforge" / "resume.sqlite").unlink()
+    second = evaluate()
+    assert [t for batch in _FakeEmbeddings.requests for t in batch] == sent
+    usage = second["llm_usage"]["embeddings"]["fake-embed"]
+    assert usage["calls"] == 0 and usage["cache_hits"] == len(set(sent))
+    assert second["overall"]["recall"] == first["overall"]["recall"]
