@@ -13,7 +13,9 @@ answer that asserts facts is Wrong.
 from __future__ import annotations
 
 import bisect
+import difflib
 import logging
+import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -1229,10 +1231,226 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[dict]) -> tuple[Label, str]
     values = _fact_values(kt, facts)
     label, reason = (_judge_values(kt, scene, values, kp_parties) if values
                      else _judge_words(kt, scene, kp_parties, facts))
+    if label != "Wrong":
+        swapped = _frame_substitution(kt, scene, kp_parties) or _topic_negated(kt, scene, kp_parties)
+        if swapped:
+            return "Wrong", swapped
     missing = [scene.entities[i].name for i in named_by_facts if not scene.mentioned(i)]
     if label == "Relevant" and missing:
         return "Irrelevant", f"does not name {missing[0]}"  # a build fact's name is the keypoint's value
     return label, reason
+
+
+# --- substitution in the same frame ---------------------------------------------------------------
+
+# Pairs that exclude each other in every genre (sides, positions, test results, course, direction):
+# a general table of opposites, not a list of any benchmark's values.
+_OPPOSITES = {frozenset(p) for p in (
+    ("left", "right"), ("upper", "lower"), ("anterior", "posterior"), ("proximal", "distal"), ("positive", "negative"),
+    ("benign", "malignant"), ("acute", "chronic"), ("increase", "decrease"), ("rise", "fall"), ("higher", "lower"),
+    ("profit", "loss"), ("gain", "loss"), ("plaintiff", "defendant"), ("appellant", "appellee"), ("male", "female"),
+    ("左", "右"), ("左侧", "右侧"), ("上", "下"), ("阳性", "阴性"), ("良性", "恶性"), ("急性", "慢性"), ("增加", "减少"),
+    ("上升", "下降"), ("升高", "降低"), ("增长", "下降"), ("盈利", "亏损"), ("原告", "被告"), ("男", "女"), ("男性", "女性"),
+    ("Ⅰ型", "Ⅱ型"), ("i型", "ii型"))}
+
+
+def _frame_tokens(text: str, language: str) -> list[tuple[str, str]]:
+    """(stem, word) of each content word, in order; English words keep their case in ``word``."""
+    if language == "zh":
+        return [(w, w) for w in _jieba().lcut(text) if len(w) >= 2 and _P_CJK.search(w) and w not in _STOP_ZH]
+    out = []
+    for m in re.finditer(r"[A-Za-z][A-Za-z0-9]*(?:['’][a-z]+)?", text):
+        w = m.group(0)
+        if w.lower() not in _STOP_EN and len(w) > 1:
+            out.append((_stem(w.lower()), w))
+    return out
+
+
+def _same_class(k: str, a: str, language: str) -> bool:
+    """Two words that name different members of one kind: a table's opposites (left/right), or words
+    sharing the head or the stem a kind's names share (one charge for another: both end in 罪 and are
+    built alike; two drugs of one class: a shared -olol or -pril, a shared cef- or sul-), or two
+    proper names."""
+    kl, al = k.lower(), a.lower()
+    if kl == al or kl in al or al in kl:
+        return False
+    if frozenset((kl, al)) in _OPPOSITES:
+        return True
+    if language == "zh":
+        # names of one kind share their head and are built alike (盗窃罪/抢劫罪 both three characters);
+        # a longer or shorter word with the same last character is mostly the same act said otherwise
+        return (len(k) == len(a) >= 3 and k[-1] == a[-1] and _P_CJK.search(k[-1]) is not None
+                and k[-1] not in "的了人者") or (len(k) >= 3 and len(a) >= 3 and k[:2] == a[:2])
+    prefix = len(os.path.commonprefix([kl, al]))
+    suffix = len(os.path.commonprefix([kl[::-1], al[::-1]]))
+    # a shared stem of a kind (cef-uroxime/cef-triaxone, amlo-dipine/nife-dipine); four or more
+    # shared first letters are one word's forms
+    derived = re.compile(r"(?:ion|ed|ing|ment|al|ive|ance|ence|ity)$")  # a verb and its noun are one word's forms
+    if min(len(kl), len(al)) >= 6 and (prefix == 3 or (suffix >= 4 and prefix < 3)) \
+            and not (derived.search(kl) or derived.search(al)):
+        return True
+    return (len(k) >= 4 and len(a) >= 4 and k[:1].isupper() and a[:1].isupper() and k[1:].islower()
+            and a[1:].islower() and kl not in _TITLES_EN and al not in _TITLES_EN)
+
+
+def _party_substitution(kp: list[tuple[str, str]], said: set[str], scene: _Scene, mine: set[int]) -> str | None:
+    """In a clause that names the keypoint's party, a word of the keypoint's kind in place of the
+    keypoint's word (one charge for another, said of the same defendant). Any other word where the
+    frame ends is not enough: with the names blanked, "the physician was NAME" ends in "physician".)"""
+    lang, ans = scene.language, scene.answer
+    ks = [s for s, _ in kp]
+    gone = [(s, w) for s, w in kp if s not in said]  # the keypoint's words the answer never says
+    if not gone:
+        return None
+    for c in ans.clauses:
+        if c.refusal:
+            continue
+        named = {i for p, _, i in scene.mentions if c.span[0] <= p < c.span[1]}
+        if not named & mine or named - mine:
+            continue
+        toks = _frame_tokens(_unnamed(scene, ans.masked[c.span[0]:c.span[1]]), lang)
+        for _, k_w in gone:
+            for a_s, a_w in toks:
+                if a_s not in ks and _same_class(k_w, a_w, lang) and not (lang == "en" and a_w[:1].isupper()
+                                                                          and a_w is toks[0][1]):
+                    return f"answer says {a_w} where keypoint says {k_w} of the same party"
+    return None
+
+
+_P_NEGATION_EN = re.compile(r"\b(?:no|not|never|none|denies|denied|deny|without|neither|nor|unremarkable|"
+                            r"free of|negative for|declined to|absence of|absent)\b|n't\b", re.I)
+_P_NEGATION_ZH = re.compile(r"否认|没有|并未|尚未|未(?!来|成年|婚)|不(?!同|但|仅|过|久|少|断|足|等|论|限)|无(?!锡|期)|"
+                            r"非(?!常|法|凡|典型)|阴性|不成立|宣告.{0,4}无罪")
+# "not disclosed", "未在资料中披露": a clause saying the information is missing, not a denial
+_P_NOT_SAID = re.compile(r"(?:未|没有|不|并未)[^，。；]{0,8}(?:提及|披露|记载|说明|找到|显示|给出|列明|提到)|"
+                         r"\b(?:not|n't|no)\b(?:\s+\w+){0,3}\s+(?:mention|state|disclos|record|specif|provid|report|"
+                         r"give|list|found|availab)", re.I)
+
+
+def _negated(text: str, language: str) -> bool:
+    return bool((_P_NEGATION_ZH if language == "zh" else _P_NEGATION_EN).search(text))
+
+
+def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
+    """The answer's clause on the keypoint's topic says the opposite: negated where the keypoint
+    affirms ("the loan was not repaid" for "the loan was repaid", 宣告无罪 for a conviction) or affirmed
+    where it denies (有某药物过敏史 for 否认药物过敏史). The topic: the keypoint's head word (its last content word) or most of
+    its words, in a clause that names the keypoint's party when it names one."""
+    lang, ans = scene.language, scene.answer
+    body = re.sub(r"^\s*\d+[.、)]\s*", "", kt.masked)
+    kp = [s for s, _ in _frame_tokens(_unnamed(scene, body), lang)]
+    if not kp:
+        return None
+    head = kp[-1]
+    # the keypoint's own polarity is its head's clause's ("..., and no masses on palpation" denies the
+    # masses, not the examination's other findings)
+    parts = [p for p in re.split(r"[,;，；]", body) if p.strip()]
+    head_part = next((p for p in reversed(parts) if head in {s for s, _ in _frame_tokens(_unnamed(scene, p), lang)}),
+                     body)
+    kp_neg = _negated(head_part, lang)
+    target = head
+    if kp_neg:  # what the keypoint denies: the first content word after its negation ("no masses")
+        m = (_P_NEGATION_ZH if lang == "zh" else _P_NEGATION_EN).search(head_part)
+        after = _frame_tokens(_unnamed(scene, head_part[m.end():]), lang) if m else []
+        target = after[0][0] if after else head
+    mine = set(kp_parties)
+    flips = []
+    for c in ans.clauses:
+        if c.refusal:
+            continue
+        named = scene.parties(c.span[0]) if mine else set()
+        if mine and not named & mine:
+            continue
+        text = ans.masked[c.span[0]:c.span[1]]
+        toks = {s for s, _ in _frame_tokens(_unnamed(scene, text), lang)}
+        share = sum(1 for s in kp if s in toks) / len(kp)
+        if not (head in toks or (share >= 0.6 and len(kp) >= 2)) or len(toks) <= 1 and not _negated(text, lang):
+            continue  # off the topic, or a bare label ("史：") whose value is the next clause
+        if _P_NOT_SAID.search(text):
+            continue  # says it is not in the documents: a refusal, not a denial
+        near = {target} if target in toks else {head} if head in toks else set(kp)
+        if _negated_near(text, near, lang) == kp_neg:
+            return None  # the answer says it the keypoint's way round somewhere
+        flips.append(c.text.strip())
+    if flips:
+        return ("answer denies what keypoint states" if not kp_neg else "answer states what keypoint denies") + \
+            f": {flips[0][:60]}"
+    return None
+
+
+def _negated_near(text: str, topic: set[str], language: str) -> bool:
+    """A negation whose scope reaches the topic: within a few words (English) or characters (Chinese)
+    before the first topic word ("had no debts and paid in cash" does not deny the payment)."""
+    pattern = _P_NEGATION_ZH if language == "zh" else _P_NEGATION_EN
+    low = text if language == "zh" else text.lower()
+    starts = []
+    for stem, word in _frame_tokens(text, language):
+        if stem in topic:
+            pos = low.find(word.lower() if language == "en" else word)
+            if pos >= 0:
+                starts.append(pos)
+    if not starts:
+        return bool(pattern.search(text))
+    first = min(starts)
+    window = low[max(0, first - 10):first] if language == "zh" else " ".join(low[:first].split()[-3:])
+    return bool(pattern.search(window)) or bool(pattern.search(low[first:first + 12] if language == "zh" else
+                                                                " ".join(low[first:].split()[:3])))
+
+
+def _unnamed(scene: _Scene, text: str) -> str:
+    """``text`` with every party's name blanked, its case kept (a proper name is a kind of word)."""
+    for ent in scene.entities:
+        for alias in ent.aliases:
+            text = re.sub(re.escape(alias), " ", text, flags=re.I) if scene.language == "en" else \
+                text.replace(alias, " ")
+    return text
+
+
+def _frame_substitution(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
+    """An answer that says the keypoint in its own frame with another member of the same kind in
+    one place: in a clause naming the keypoint's party (``_party_substitution``), or, for a keypoint
+    naming no one, in a sentence whose words before or after the place match the keypoint's (a
+    side, a test result, a drug of the same class, another proper name)."""
+    lang, ans = scene.language, scene.answer
+    kp = _frame_tokens(_unnamed(scene, kt.masked), lang)
+    said = {s for s, _ in _frame_tokens(_unnamed(scene, ans.masked), lang)}
+    mine = set(kp_parties)
+    if mine and kp:
+        found = _party_substitution(kp, said, scene, mine)
+        if found:
+            return found
+    if len(kp) < 2:
+        return None
+    for si, (a, b) in enumerate(ans.sentences):
+        clauses = [c for c in ans.clauses if c.sentence == si]
+        if not clauses or any(c.refusal for c in clauses):
+            continue
+        named = scene.named_in_sentence(si)
+        if mine and not named & mine:
+            continue  # about someone else, or no one the keypoint names
+        sent = _frame_tokens(_unnamed(scene, ans.masked[a:b]), lang)
+        ks, ss = [s for s, _ in kp], [s for s, _ in sent]
+        ops = difflib.SequenceMatcher(None, ks, ss, autojunk=False).get_opcodes()
+        matched = sum(i2 - i1 for tag, i1, i2, _, _ in ops if tag == "equal")
+        for n, (tag, i1, i2, j1, j2) in enumerate(ops):
+            if tag != "replace" or i2 - i1 > 3 or j2 - j1 > 4:
+                continue
+            if any(s in said for s in ks[i1:i2]):
+                continue  # the answer says the keypoint's word too (elsewhere, or as a paraphrase's part)
+            left = n > 0 and ops[n - 1][0] == "equal"
+            right = n + 1 < len(ops) and ops[n + 1][0] == "equal"
+            if not (left or right) or matched < max(1, (len(ks) - (i2 - i1)) * 0.6):
+                continue
+            kw, aw = [w for _, w in kp[i1:i2]], [w for _, w in sent[j1:j2]]
+            # a capital that only opens a sentence or a clause says nothing of a name
+            opens = {j1} if j1 == 0 or re.search(r"[:;,(]\s*$", ans.masked[a:b].split(sent[j1][1])[0]) else set()
+            aw_names = [x for j, x in zip(range(j1, j2), aw, strict=True) if j not in opens or lang == "zh"]
+            kw_names = kw if i1 > 0 or lang == "zh" else kw[1:]
+            same = any(_same_class(k, x, lang) for k in kw_names for x in aw_names)
+            if same:
+                return f"answer says {' '.join(aw) if lang == 'en' else ''.join(aw)} where keypoint says " \
+                       f"{' '.join(kw) if lang == 'en' else ''.join(kw)}"
+    return None
 
 
 def _refused_here(scene: _Scene, words: tuple[str, ...], kp_parties: list[int]) -> bool:

@@ -123,4 +123,4 @@ def test_the_sealed_set_is_large_bilingual_and_the_judge_is_measured_on_it_as_th
     result = agreement(judged_pairs(rows, queries))
     recorded = json.loads((root / "bench" / "results" / "judge_sealed.json").read_text(encoding="utf-8"))
     assert result["accuracy"] == recorded["with_keypoint_facts"]["accuracy"]
-    assert result["accuracy"] >= 0.80 and result["labels"]["Wrong"]["recall"] >= 0.52
+    assert result["accuracy"] >= 0.82 and result["labels"]["Wrong"]["recall"] >= 0.57

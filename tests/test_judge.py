@@ -511,3 +511,52 @@ def test_the_judge_agrees_with_the_held_out_hand_labels():
     accuracy, by_language = _agreement(_fixture(HELDOUT), "held-out set")
     assert accuracy >= 0.90
     assert min(by_language.values()) >= 0.88
+
+
+# --- substitution in the same frame, and a flipped polarity on the keypoint's topic ---------------
+# (invented examples: the development and sealed sets are not quoted here)
+
+
+@pytest.mark.parametrize(("keypoint", "answer", "language"), [
+    ("Defendant Alan Pike was convicted of burglary.", "Alan Pike was convicted of burglary; Dana Cole of arson.", "en"),
+    ("Hypertension was treated with metoprolol.", "Hypertension was treated with metoprolol daily.", "en"),
+    ("被告人周明犯诈骗罪。", "周明犯诈骗罪，判处有期徒刑三年。", "zh"),
+    ("检察院于2021年5月6日提起公诉。", "检察院于2021年5月6日起诉。", "zh"),
+    ("Nora Fields was detained on March 3, 2021.", "Nora Fields's detention began on March 3, 2021.", "en"),
+    ("Doctor Ivy Lamb was in charge of the treatment.", "The treatment was supervised by Dr. Lamb.", "en"),
+])
+def test_the_same_fact_in_other_words_is_not_a_substitution(keypoint, answer, language):
+    assert judge_keypoints(answer, [keypoint], language)[0].label != "Wrong"
+
+
+@pytest.mark.parametrize(("keypoint", "answer", "language"), [
+    ("被告人周明犯诈骗罪。", "周明犯盗窃罪，判处有期徒刑三年。", "zh"),  # another charge of the same defendant
+    ("Hypertension was treated with metoprolol.", "Hypertension was treated with atenolol.", "en"),  # same class
+    ("Breath sounds were reduced over the right lower chest.", "Breath sounds were reduced over the left lower chest.",
+     "en"),  # the other side
+    ("结节为良性。", "结节为恶性。", "zh"),
+])
+def test_another_member_of_the_same_kind_in_the_keypoints_frame_is_wrong(keypoint, answer, language):
+    label = judge_keypoints(answer, [keypoint], language)[0]
+    assert label.label == "Wrong", label
+
+
+@pytest.mark.parametrize(("keypoint", "answer", "language"), [
+    ("The loan was repaid in full.", "The loan was not repaid.", "en"),
+    ("Ellen Shaw has no known drug allergies.", "Ellen Shaw has a documented sulfa drug allergy.", "en"),
+    ("过敏史：否认药物过敏史。", "患者有头孢类药物过敏史。", "zh"),
+    ("被告人周明犯诈骗罪。", "法院认为被告人周明诈骗罪名不成立，宣告无罪。", "zh"),
+])
+def test_the_opposite_polarity_on_the_keypoints_topic_is_wrong(keypoint, answer, language):
+    label = judge_keypoints(answer, [keypoint], language)[0]
+    assert label.label == "Wrong", label
+
+
+@pytest.mark.parametrize(("keypoint", "answer", "language"), [
+    ("Mark Doyle paid in cash.", "Mark Doyle had no debts and paid in cash.", "en"),  # the "no" is about debts
+    ("The abdomen was soft, with no masses on palpation.", "The abdomen was soft with no masses on palpation.", "en"),
+    ("被告人周明犯非法经营罪。", "周明犯非法经营罪。", "zh"),  # 非法 is no negation
+    ("计划投入资金。", "计划投入金额未在资料中披露。", "zh"),  # not in the documents: no denial
+])
+def test_a_negation_elsewhere_or_a_missing_fact_is_not_a_denial(keypoint, answer, language):
+    assert judge_keypoints(answer, [keypoint], language)[0].label != "Wrong"
