@@ -1254,16 +1254,17 @@ _OPPOSITES = {frozenset(p) for p in (
     ("Ⅰ型", "Ⅱ型"), ("i型", "ii型"))}
 
 
-def _frame_tokens(text: str, language: str) -> list[tuple[str, str]]:
+@lru_cache(maxsize=65536)
+def _frame_tokens(text: str, language: str) -> tuple[tuple[str, str], ...]:
     """(stem, word) of each content word, in order; English words keep their case in ``word``."""
     if language == "zh":
-        return [(w, w) for w in _jieba().lcut(text) if len(w) >= 2 and _P_CJK.search(w) and w not in _STOP_ZH]
+        return tuple((w, w) for w in _jieba().lcut(text) if len(w) >= 2 and _P_CJK.search(w) and w not in _STOP_ZH)
     out = []
     for m in re.finditer(r"[A-Za-z][A-Za-z0-9]*(?:['’][a-z]+)?", text):
         w = m.group(0)
         if w.lower() not in _STOP_EN and len(w) > 1:
             out.append((_stem(w.lower()), w))
-    return out
+    return tuple(out)
 
 
 def _same_class(k: str, a: str, language: str) -> bool:
@@ -1338,6 +1339,11 @@ def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | Non
     its words, in a clause that names the keypoint's party when it names one."""
     lang, ans = scene.language, scene.answer
     body = re.sub(r"^\s*\d+[.、)]\s*", "", kt.masked)
+    negation = _P_NEGATION_ZH if lang == "zh" else _P_NEGATION_EN
+    if "negated" not in scene._memo:
+        scene._memo["negated"] = bool(negation.search(ans.masked))
+    if not scene._memo["negated"] and not negation.search(body):
+        return None  # nothing negated on either side
     kp = [s for s, _ in _frame_tokens(_unnamed(scene, body), lang)]
     if not kp:
         return None
@@ -1399,10 +1405,14 @@ def _negated_near(text: str, topic: set[str], language: str) -> bool:
 
 def _unnamed(scene: _Scene, text: str) -> str:
     """``text`` with every party's name blanked, its case kept (a proper name is a kind of word)."""
+    key = ("unnamed", text)
+    if key in scene._memo:
+        return scene._memo[key]
     for ent in scene.entities:
         for alias in ent.aliases:
             text = re.sub(re.escape(alias), " ", text, flags=re.I) if scene.language == "en" else \
                 text.replace(alias, " ")
+    scene._memo[key] = text
     return text
 
 
@@ -1413,7 +1423,11 @@ def _frame_substitution(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str 
     side, a test result, a drug of the same class, another proper name)."""
     lang, ans = scene.language, scene.answer
     kp = _frame_tokens(_unnamed(scene, kt.masked), lang)
-    said = {s for s, _ in _frame_tokens(_unnamed(scene, ans.masked), lang)}
+    said = scene._memo.get("said")
+    if said is None:
+        said = scene._memo["said"] = {s for s, _ in _frame_tokens(_unnamed(scene, ans.masked), lang)}
+    if all(s in said for s, _ in kp):
+        return None  # every word of the keypoint is in the answer: none was put in another's place
     mine = set(kp_parties)
     if mine and kp:
         found = _party_substitution(kp, said, scene, mine)
