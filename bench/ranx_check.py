@@ -1,7 +1,7 @@
 """The default mode's nDCG@K and MRR@K on a real evaluation, against ranx computing them from the
 same relevance judgements: per query, the qrels are the distinct retrieved chunks the evaluator
-judges relevant (a reference sentence, from a gold document) plus one item per reference no chunk
-holds; the run is the retrieved list in rank order. Writes bench/results/ranx.json.
+judges relevant (a reference sentence, from a gold document) plus one item per reference no
+relevant chunk holds; the run is the retrieved list in rank order. Writes bench/results/ranx.json.
 
     .venv/bin/python bench/ranx_check.py BENCHMARK_DIR EVAL_DIR [--k 5]
 """
@@ -43,7 +43,7 @@ def main() -> int:
         gold = [by_doc[d] for d in gt.get("doc_ids") or [] if d in by_doc] or None
         chunks = metrics.unique_chunks(predictions[qid])
         relevant = {f"c{i}": 1 for i, c in enumerate(chunks) if metrics.is_relevant(c, refs, lang, gold)}
-        bodies = [metrics.strip_metadata(c) for c in chunks]
+        bodies = [metrics.strip_metadata(c) for i, c in enumerate(chunks) if f"c{i}" in relevant]
         missing = {f"r{j}": 1 for j, r in enumerate(refs)
                    if not any(s in b for s in metrics.split_sentences(r, lang) for b in bodies)}
         if not chunks or not (relevant or missing):

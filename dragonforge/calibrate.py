@@ -90,8 +90,12 @@ def _read_jsonl(path: Path) -> list[dict[str, Any]]:
 
     if not path.is_file():
         raise InputError(f"{path} not found")
+    try:
+        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark (a spreadsheet's export) is fine
+    except UnicodeDecodeError:
+        raise InputError(f"{path} is not UTF-8 text (save it as UTF-8 JSON Lines)") from None
     rows = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
@@ -148,6 +152,17 @@ def stratified_sample(items: list[dict[str, Any]], n: int, seed: int = 0) -> lis
     left = n - sum(quota.values())
     for k in sorted(keys, key=lambda k: (-(shares[k] - int(shares[k])), str(k)))[:left]:
         quota[k] += 1
+    # a stratum cannot give more than it has: its excess goes to the largest strata with room
+    while True:
+        excess = sum(max(0, quota[k] - len(strata[k])) for k in keys)
+        if not excess:
+            break
+        for k in keys:
+            quota[k] = min(quota[k], len(strata[k]))
+        for k in sorted(keys, key=lambda k: (-(len(strata[k]) - quota[k]), str(k))):
+            take = min(excess, len(strata[k]) - quota[k])
+            quota[k] += take
+            excess -= take
     rng = random.Random(seed)
     chosen = []
     for k in keys:
@@ -181,6 +196,7 @@ def read_labels(eval_dir: Path, labels_file: Path) -> tuple[list[Pair], int]:
     judged = {(it["query_id"], it["keypoint_index"]): it for it in judged_keypoints(eval_dir)}
     names = {lab.lower(): lab for lab in LABELS}
     pairs, unlabelled = [], 0
+    seen: dict[tuple, int] = {}
     for number, row in enumerate(_read_jsonl(labels_file), start=1):
         raw = row.get("label")
         if raw in (None, ""):
@@ -190,6 +206,10 @@ def read_labels(eval_dir: Path, labels_file: Path) -> tuple[list[Pair], int]:
         if label is None:
             raise InputError(f"{labels_file} line {number}: label {raw!r} is not one of {', '.join(LABELS)}")
         key = (row.get("query_id"), row.get("keypoint_index"))
+        if key in seen:
+            raise InputError(f"{labels_file} line {number}: query {key[0]} keypoint {key[1]} is labelled twice "
+                             f"(first on line {seen[key]})")
+        seen[key] = number
         item = judged.get(key)
         if item is None:
             raise InputError(f"{labels_file} line {number}: query {key[0]} keypoint {key[1]} is not in "

@@ -750,6 +750,10 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
               f"fill in each \"label\" with Relevant, Irrelevant or Wrong, then: dragonforge calibrate "
               f"{args.eval_dir} --labels {out}")
         return 0
+    if args.out and args.out.exists():
+        from dragonforge.errors import OutputConflictError
+
+        raise OutputConflictError(f"{args.out} exists: give another --out for the report or move it away")
     pairs, unlabelled = cal.read_labels(args.eval_dir, args.labels)
     result = cal.agreement(pairs)
     print(cal.report_text(result, unlabelled))

@@ -250,8 +250,8 @@ def score_query(query: dict, answer: SystemAnswer, labels: list[KeypointLabel | 
     for name in SYSTEM_METRICS:
         record[name] = getattr(answer, name)
     record["error"] = answer.error
-    record["failure"] = failure_label(record, qtype, contexts, gt.get("doc_ids") or [], documents, language)
     record["answer"] = answer.answer  # the retrieved chunks are in predictions.jsonl
+    record["failure"] = failure_label(record, qtype, contexts, gt.get("doc_ids") or [], documents, language)
     return record
 
 
@@ -267,8 +267,10 @@ def failure_label(record: dict[str, Any], qtype: QueryType, contexts: list[str],
     keypoints but its retrieved context does not support it. Otherwise the evidence was there and
     the answer left keypoints out: counted as a generation failure (generation_hallucination).
     """
+    if record.get("error"):
+        return None  # the system failed: counted in counts.system_errors, not as a failure of its answer
     if qtype is QueryType.UNANSWERABLE:
-        return None if record["refused"] else "policy_failure"
+        return None if record["refused"] or metrics.degenerate(record.get("answer") or "") else "policy_failure"
     complete = record.get("completeness")
     wrong = record.get("hallucination") or 0
     if complete is None or (complete >= 1.0 and wrong == 0 and (record.get("recall") or 0) > 0):

@@ -15,7 +15,6 @@ from __future__ import annotations
 import bisect
 import difflib
 import logging
-import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -1254,7 +1253,7 @@ _OPPOSITES = {frozenset(p) for p in (
     ("Ⅰ型", "Ⅱ型"), ("i型", "ii型"))}
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=8192)
 def _frame_tokens(text: str, language: str) -> tuple[tuple[str, str], ...]:
     """(stem, word) of each content word, in order; English words keep their case in ``word``."""
     if language == "zh":
@@ -1267,11 +1266,18 @@ def _frame_tokens(text: str, language: str) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+_INN_SUFFIXES = ("olol", "pril", "sartan", "statin", "dipine", "cillin", "mycin", "floxacin", "prazole", "tidine",
+                 "azole", "cycline", "gliptin", "glitazone", "semide", "thiazide", "parin", "xaban", "gatran",
+                 "mab", "tinib", "vir", "setron", "triptan", "profen", "sone", "olone", "azepam", "oxetine",
+                 "tropium", "terol", "formin")
+_INN_PREFIXES = ("cef", "sulfa")
+
+
 def _same_class(k: str, a: str, language: str) -> bool:
-    """Two words that name different members of one kind: a table's opposites (left/right), or words
-    sharing the head or the stem a kind's names share (one charge for another: both end in 罪 and are
-    built alike; two drugs of one class: a shared -olol or -pril, a shared cef- or sul-), or two
-    proper names."""
+    """Two words that name different members of one kind: a table's opposites (left/right), in
+    Chinese two names built alike on one head (one charge for another: both end in 罪), in English
+    two drugs of one class (a shared INN stem: -olol, -pril, cef-). Shared letters alone are not
+    enough (physician/clinician), nor are two capitalised words (Board/Directors)."""
     kl, al = k.lower(), a.lower()
     if kl == al or kl in al or al in kl:
         return False
@@ -1282,16 +1288,9 @@ def _same_class(k: str, a: str, language: str) -> bool:
         # a longer or shorter word with the same last character is mostly the same act said otherwise
         return (len(k) == len(a) >= 3 and k[-1] == a[-1] and _P_CJK.search(k[-1]) is not None
                 and k[-1] not in "的了人者") or (len(k) >= 3 and len(a) >= 3 and k[:2] == a[:2])
-    prefix = len(os.path.commonprefix([kl, al]))
-    suffix = len(os.path.commonprefix([kl[::-1], al[::-1]]))
-    # a shared stem of a kind (cef-uroxime/cef-triaxone, amlo-dipine/nife-dipine); four or more
-    # shared first letters are one word's forms
-    derived = re.compile(r"(?:ion|ed|ing|ment|al|ive|ance|ence|ity)$")  # a verb and its noun are one word's forms
-    if min(len(kl), len(al)) >= 6 and (prefix == 3 or (suffix >= 4 and prefix < 3)) \
-            and not (derived.search(kl) or derived.search(al)):
-        return True
-    return (len(k) >= 4 and len(a) >= 4 and k[:1].isupper() and a[:1].isupper() and k[1:].islower()
-            and a[1:].islower() and kl not in _TITLES_EN and al not in _TITLES_EN)
+    # two drugs of one class share the class's stem (the WHO INN stems): a general table
+    return any(kl.endswith(stem) and al.endswith(stem) for stem in _INN_SUFFIXES) or \
+        any(kl.startswith(stem) and al.startswith(stem) for stem in _INN_PREFIXES)
 
 
 def _party_substitution(kp: list[tuple[str, str]], said: set[str], scene: _Scene, mine: set[int]) -> str | None:
@@ -1385,22 +1384,26 @@ def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | Non
 
 
 def _negated_near(text: str, topic: set[str], language: str) -> bool:
-    """A negation whose scope reaches the topic: within a few words (English) or characters (Chinese)
-    before the first topic word ("had no debts and paid in cash" does not deny the payment)."""
+    """A negation whose scope reaches the topic: right before one of its words (three English words,
+    four Chinese characters), or in Chinese right after it (罪名不成立); "had no debts and paid in
+    cash" does not deny the payment, nor does 无明显诱因 deny the pain that follows."""
     pattern = _P_NEGATION_ZH if language == "zh" else _P_NEGATION_EN
     low = text if language == "zh" else text.lower()
-    starts = []
+    spans = []
     for stem, word in _frame_tokens(text, language):
         if stem in topic:
             pos = low.find(word.lower() if language == "en" else word)
             if pos >= 0:
-                starts.append(pos)
-    if not starts:
+                spans.append((pos, pos + len(word)))
+    if not spans:
         return bool(pattern.search(text))
-    first = min(starts)
-    window = low[max(0, first - 10):first] if language == "zh" else " ".join(low[:first].split()[-3:])
-    return bool(pattern.search(window)) or bool(pattern.search(low[first:first + 12] if language == "zh" else
-                                                                " ".join(low[first:].split()[:3])))
+    for a, b in spans:
+        if language == "zh":
+            if pattern.search(low[max(0, a - 4):a]) or pattern.search(low[b:b + 5]):
+                return True
+        elif pattern.search(" ".join(low[:a].split()[-3:])):
+            return True
+    return False
 
 
 def _unnamed(scene: _Scene, text: str) -> str:
@@ -1410,7 +1413,7 @@ def _unnamed(scene: _Scene, text: str) -> str:
         return scene._memo[key]
     for ent in scene.entities:
         for alias in ent.aliases:
-            text = re.sub(re.escape(alias), " ", text, flags=re.I) if scene.language == "en" else \
+            text = re.sub(rf"\b{re.escape(alias)}\b", " ", text, flags=re.I) if scene.language == "en" else \
                 text.replace(alias, " ")
     scene._memo[key] = text
     return text

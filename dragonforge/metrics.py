@@ -166,10 +166,12 @@ def from_documents(chunk: str, documents: Sequence[str], language: str) -> bool:
     """Whether a chunk comes from one of ``documents``: most of its sentences (of more than 8
     characters) are in one of them. A chunk of another document that happens to share a template
     sentence with a gold document does not."""
-    sentences = [s for s in _sentences(strip_metadata(chunk), language) if len(s) > 8]
+    squash = (lambda t: re.sub(r"\s+", "", t)) if language == "zh" else (lambda t: " ".join(t.split()))
+    docs = [squash(d) for d in documents]  # a system may re-join a chunk's lines: spacing is no evidence
+    sentences = [squash(s) for s in _sentences(strip_metadata(chunk), language) if len(s) > 8]
     if not sentences:
-        return any(strip_metadata(chunk).strip() in d for d in documents)
-    return any(sum(s in d for s in sentences) * 2 > len(sentences) for d in documents)
+        return any(squash(strip_metadata(chunk)) in d for d in docs)
+    return any(sum(s in d for s in sentences) * 2 > len(sentences) for d in docs)
 
 
 def is_relevant(chunk: str, references: Sequence[str], language: str, documents: Sequence[str] | None = None) -> bool:
@@ -256,13 +258,14 @@ def mrr(references: Sequence[str], retrieved: Sequence[str], language: str, k: i
 def relevant_items(references: Sequence[str], retrieved: Sequence[str], language: str,
                    documents: Sequence[str] | None = None) -> int:
     """How many relevant items the ideal ranking has: the distinct relevant chunks retrieved, plus
-    one for each reference no retrieved chunk holds a sentence of (evidence the system never
-    returned still belongs at the top of an ideal list)."""
+    one for each reference no relevant chunk holds a sentence of (evidence the system never
+    returned still belongs at the top of an ideal list; a wrong document's chunk that happens to
+    hold it does not return it)."""
     chunks = unique_chunks(retrieved)
-    found = sum(_relevance(references, chunks, language, documents))
-    bodies = [strip_metadata(c) for c in chunks]
+    relevance = _relevance(references, chunks, language, documents)
+    bodies = [strip_metadata(c) for c, rel in zip(chunks, relevance, strict=True) if rel]
     untouched = sum(1 for r in references if not any(s in b for s in _sentences(r, language) for b in bodies))
-    return found + untouched
+    return len(bodies) + untouched
 
 
 def ndcg_at_k(references: Sequence[str], retrieved: Sequence[str], language: str, k: int = 5,

@@ -318,9 +318,7 @@ class Embedder:
                     self.account.landed()
             tokens = int(getattr(getattr(response, "usage", None), "prompt_tokens", 0) or 0)
             self.usage.calls += 1
-            self.usage.prompt_tokens += tokens
-            if self.account is not None:
-                self.usage.cost += tokens * self.account.settings.price_input_per_mtok / 1e6
+            self.usage.prompt_tokens += tokens  # unpriced: --price-in is the chat model's price
             for text, item in zip(batch, sorted(response.data, key=lambda d: d.index), strict=True):
                 vector = _pooled(item.embedding)
                 vectors[text] = vector

@@ -124,3 +124,37 @@ def test_the_sealed_set_is_large_bilingual_and_the_judge_is_measured_on_it_as_th
     recorded = json.loads((root / "bench" / "results" / "judge_sealed.json").read_text(encoding="utf-8"))
     assert result["accuracy"] == recorded["with_keypoint_facts"]["accuracy"]
     assert result["accuracy"] >= 0.82 and result["labels"]["Wrong"]["recall"] >= 0.57
+
+
+def test_the_sample_has_exactly_the_size_asked_whatever_the_strata():
+    import random
+
+    rng = random.Random(1)
+    for trial in range(200):
+        items = [{"query_id": i, "keypoint_index": 0, "query_type": rng.choice("AB"), "language": rng.choice(["en", "zh"]),
+                  "judge": rng.choice(["Relevant", "Wrong", "Irrelevant"])} for i in range(rng.randint(1, 60))]
+        n = rng.randint(1, len(items))
+        sample = stratified_sample(items, n, seed=trial)
+        assert len(sample) == n and len({it["query_id"] for it in sample}) == n
+
+
+def test_labels_files_with_a_bom_are_read_and_duplicates_or_other_encodings_refused(eval_dir, tmp_path, prefect_home):
+    record = json.loads((eval_dir / "per_query.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    row = {"query_id": record["query_id"], "keypoint_index": 0, "label": record["labels"][0]["label"]}
+    bom = tmp_path / "bom.jsonl"
+    bom.write_bytes(b"\xef\xbb\xbf" + (json.dumps(row) + "\n").encode())
+    proc = _cli("calibrate", str(eval_dir), "--labels", str(bom), cwd=tmp_path, home=prefect_home)
+    assert proc.returncode == 0 and "accuracy 1.000" in proc.stdout, proc.stderr
+    twice = tmp_path / "twice.jsonl"
+    twice.write_text((json.dumps(row) + "\n") * 2, encoding="utf-8")
+    proc = _cli("calibrate", str(eval_dir), "--labels", str(twice), cwd=tmp_path, home=prefect_home)
+    assert proc.returncode == 1 and "labelled twice" in proc.stderr
+    utf16 = tmp_path / "utf16.jsonl"
+    utf16.write_text(json.dumps(row) + "\n", encoding="utf-16")
+    proc = _cli("calibrate", str(eval_dir), "--labels", str(utf16), cwd=tmp_path, home=prefect_home)
+    assert proc.returncode == 1 and "not UTF-8" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    report = tmp_path / "report.json"
+    report.write_text("mine", encoding="utf-8")
+    proc = _cli("calibrate", str(eval_dir), "--labels", str(bom), "--out", str(report), cwd=tmp_path,
+                home=prefect_home)
+    assert proc.returncode == 1 and "exists" in proc.stderr and report.read_text(encoding="utf-8") == "mine"

@@ -41,7 +41,7 @@ def seeds(genre: str, language: str) -> list[tuple[str, str]]:
     ("Gareth Lomax, Senior Supplier Quality Engineer, joined 2019", "en", "person"),
     ("GB-Q-118842 (valid until 11 March 2026)", "en", "code"), ("8小时×450元=3,600元", "zh", "money"),
     # approximate counts; a long digit string is an identifier; a long Chinese name is not prose
-    ("约320人", "zh", "count"), ("共6人", "zh", "count"), ("320506202311200301", "zh", "code"),
+    ("约320人", "zh", "count"), ("共6人", "zh", "count"), ("近320人", "zh", "count"), ("320506202311200301", "zh", "code"),
     ("滨江新城轨道交通3号线土建施工第5标段鹭洲站", "zh", "text"),
     ("今日完成管片拼装12环，累计完成486环，盾构姿态正常。", "zh", "narrative"),
 ])

@@ -524,6 +524,9 @@ def test_the_judge_agrees_with_the_held_out_hand_labels():
     ("检察院于2021年5月6日提起公诉。", "检察院于2021年5月6日起诉。", "zh"),
     ("Nora Fields was detained on March 3, 2021.", "Nora Fields's detention began on March 3, 2021.", "en"),
     ("Doctor Ivy Lamb was in charge of the treatment.", "The treatment was supervised by Dr. Lamb.", "en"),
+    ("The physician examined the patient.", "The clinician examined the patient.", "en"),  # shared letters only
+    ("The project was approved.", "The program was approved.", "en"),
+    ("The Board approved the plan.", "The Directors approved the plan.", "en"),  # capitals are no names
 ])
 def test_the_same_fact_in_other_words_is_not_a_substitution(keypoint, answer, language):
     assert judge_keypoints(answer, [keypoint], language)[0].label != "Wrong"
@@ -557,6 +560,8 @@ def test_the_opposite_polarity_on_the_keypoints_topic_is_wrong(keypoint, answer,
     ("The abdomen was soft, with no masses on palpation.", "The abdomen was soft with no masses on palpation.", "en"),
     ("被告人周明犯非法经营罪。", "周明犯非法经营罪。", "zh"),  # 非法 is no negation
     ("计划投入资金。", "计划投入金额未在资料中披露。", "zh"),  # not in the documents: no denial
+    ("The defendant repaid the loan.", "The defendant repaid the loan without any delay.", "en"),
+    ("患者出现胸痛。", "患者无明显诱因出现胸痛。", "zh"),  # 无 is about the cause, not the pain
 ])
 def test_a_negation_elsewhere_or_a_missing_fact_is_not_a_denial(keypoint, answer, language):
     assert judge_keypoints(answer, [keypoint], language)[0].label != "Wrong"

@@ -168,3 +168,24 @@ def test_compat_counts_say_which_means_left_the_no_reference_queries_out():
     counts = aggregate(records, EvalConfig(system="x", compat="rageval"))["counts"]
     assert counts["left_out_of_retrieval_means"] == 1
     assert counts["left_out_by_metric"]["recall"] == 0 and counts["left_out_by_metric"]["mrr"] == 1
+
+
+def test_a_chunk_whose_lines_a_system_rejoined_still_comes_from_its_document():
+    doc = "Acme Ltd. annual report.\nRevenue rose 5% in 2023.\nCosts were flat over the year.\n"
+    assert m.from_documents("Revenue rose 5% in 2023. Costs were flat over the year.", [doc], "en")
+    zh = "公司简介。\n公司成立于2006年。\n总部位于苏州市。\n"
+    assert m.from_documents("公司成立于2006年。总部位于苏州市。", [zh], "zh")
+    assert not m.from_documents("Borealis Ltd. Revenue fell 2% in 2023. Costs rose sharply.", [doc], "en")
+
+
+def test_a_wrong_documents_chunk_holding_a_reference_does_not_shrink_the_ideal_list():
+    other = f"Borealis Ltd. {B} Costs rose sharply."  # holds B's sentence, from another document
+    with_other = m.ndcg_at_k([A, B], [f"Acme Ltd. {A}", other], "en", documents=[GOLD])
+    without = m.ndcg_at_k([A, B], [f"Acme Ltd. {A}", "noise here."], "en", documents=[GOLD])
+    assert with_other == without == pytest.approx(1 / (1 + 1 / math.log2(3)))
+
+
+def test_a_system_error_on_an_unanswerable_question_is_not_a_policy_failure():
+    failed = score(UNANSWERABLE, SystemAnswer(query_id=7, answer="", error="RuntimeError: down"))
+    answered = score(UNANSWERABLE, SystemAnswer(query_id=7, answer="Revenue rose 5% in 2023."))
+    assert failed["failure"] is None and answered["failure"] == "policy_failure"

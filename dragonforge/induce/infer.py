@@ -308,25 +308,33 @@ def _align_fields(fields: list[Field], owner: dict[int, int], docs: list[Documen
 
     weights = token_weights([f.label for f in fields], language)
 
+    pair_memo: dict[tuple[int, int], float] = {}
+
     def score(f: Field, cluster: list[Field]) -> float:
-        best = 0.0
-        for g in cluster:
-            lab = label_similarity(f.label, g.label, language, weights)
-            kind = kinds_compatible(f.value.kind, g.value.kind)
-            if {f.value.kind, g.value.kind} == {"code", "text"} and not _code_like(
-                    f.value.text if f.value.kind == "text" else g.value.text):
-                kind = 0.0  # working hours are not a permit number, though both labels say "work"
-            shape = shape_similarity(f.value.text, g.value.text)
-            # without a shared label word or value shape, only names and addresses of one kind align
-            # (by place in the document); amounts and dates are too many in a document for that
-            if (kind == 0 and lab < 1) or (lab == 0 and shape == 0 and not (
-                    kind == 1 and f.value.kind in ("person", "organisation", "party", "address"))):
-                continue
-            sec = label_similarity(_section_title(docs, owner[id(f)], f.section),
-                                   _section_title(docs, owner[id(g)], g.section), language)
-            pos = max(0.0, 1 - 3 * abs(position[id(f)] - position[id(g)]))
-            best = max(best, 0.5 * max(lab, 0.8 * shape) + 0.2 * kind + 0.15 * sec + 0.15 * pos)
-        return best
+        return max((pair(f, g) for g in cluster), default=0.0)
+
+    def pair(f: Field, g: Field) -> float:
+        key = (id(f), id(g))
+        if key not in pair_memo:
+            pair_memo[key] = pair_score(f, g)
+        return pair_memo[key]
+
+    def pair_score(f: Field, g: Field) -> float:
+        lab = label_similarity(f.label, g.label, language, weights)
+        kind = kinds_compatible(f.value.kind, g.value.kind)
+        if {f.value.kind, g.value.kind} == {"code", "text"} and not _code_like(
+                f.value.text if f.value.kind == "text" else g.value.text):
+            kind = 0.0  # working hours are not a permit number, though both labels say "work"
+        shape = shape_similarity(f.value.text, g.value.text)
+        # without a shared label word or value shape, only names and addresses of one kind align
+        # (by place in the document); amounts and dates are too many in a document for that
+        if (kind == 0 and lab < 1) or (lab == 0 and shape == 0 and not (
+                kind == 1 and f.value.kind in ("person", "organisation", "party", "address"))):
+            return 0.0
+        sec = label_similarity(_section_title(docs, owner[id(f)], f.section),
+                               _section_title(docs, owner[id(g)], g.section), language)
+        pos = max(0.0, 1 - 3 * abs(position[id(f)] - position[id(g)]))
+        return 0.5 * max(lab, 0.8 * shape) + 0.2 * kind + 0.15 * sec + 0.15 * pos
 
     for d in order:
         pairs = []

@@ -47,7 +47,7 @@ _UNITS = (r"m³|m3|m²|m2|km|cm|mm|m|kg|g|t|tonnes?|tons?|°C|℃|°F|L|litres?|
           r"立方米|平方米|米|千米|公里|厘米|毫米|吨|千克|公斤|克|升|毫升|千瓦|兆瓦|千瓦时|伏|安|赫兹|度|亩|公顷")
 QUANTITY = re.compile(rf"(?<![\w.]){_NUMBER}\s?(?:{_UNITS})(?![A-Za-z])")
 COUNT_ZH = re.compile(rf"(?:约|共|合计|近|逾)?(?<![\d.]){_NUMBER}\s?[万亿]?\s?(?:人次|车次|[\u4e00-\u9fff])?")
-PLAIN_NUMBER = re.compile(rf"^(?:about |approx\.? |approximately |约|共|合计)?{_NUMBER}$")
+PLAIN_NUMBER = re.compile(rf"^(?:about |approx\.? |approximately |约|共|合计|近|逾)?{_NUMBER}$")
 CODE = re.compile(r"^(?=[A-Za-z0-9#-]*\d)(?=.*[A-Za-z-])[A-Za-z0-9][A-Za-z0-9\-/_.#]{2,}[A-Za-z0-9]$")
 _ORG_EN = re.compile(r"\b(?:Inc|LLC|Ltd|Limited|Corp|Corporation|Co|Company|Group|Holdings|Partners|Associates|plc|PLC|"
                      r"GmbH|LLP|L\.P|Services|Insurance|Assurance|Mutual|Bank|University|Hospital|Clinic|Agency|"
@@ -286,7 +286,7 @@ def _classify(text: str, language: str) -> Value:
         return Value(t, "code")
     if PLAIN_NUMBER.match(t) or (zh and whole(COUNT_ZH, t, 0.85)) or \
             (not zh and re.fullmatch(rf"(?:about |approx\.? )?{_NUMBER}(?: [a-z]+){{0,2}}", t)):
-        unit = re.sub(rf"^(?:about |approx\.? |约|共|合计)?{_NUMBER}\s?", "", t).strip() or None
+        unit = re.sub(rf"^(?:about |approx\.? |约|共|合计|近|逾)?{_NUMBER}\s?", "", t).strip() or None
         return Value(t, "count", number=number_of(t), unit=unit)
     if CODE.match(t) and " " not in t:
         return Value(t, "code")
