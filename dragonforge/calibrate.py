@@ -12,6 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dragonforge.errors import InputError, OutputConflictError
+from dragonforge.files import jsonl_bytes, write_bytes_atomic
+
 LABELS = ("Relevant", "Irrelevant", "Wrong")
 METRIC_OF = {"completeness": "Relevant", "hallucination": "Wrong", "irrelevance": "Irrelevant"}
 
@@ -86,8 +89,6 @@ SAMPLE_FILE = "calibration_sample.jsonl"
 
 
 def _read_jsonl(path: Path) -> list[dict[str, Any]]:
-    from dragonforge.errors import InputError
-
     if not path.is_file():
         raise InputError(f"{path} not found")
     try:
@@ -111,8 +112,6 @@ def _read_jsonl(path: Path) -> list[dict[str, Any]]:
 def judged_keypoints(eval_dir: Path) -> list[dict[str, Any]]:
     """Every keypoint the run judged, with what an annotator needs to label it again: the question
     and answer (predictions.jsonl), the keypoint and the judge's label (per_query.jsonl)."""
-    from dragonforge.errors import InputError
-
     records = _read_jsonl(eval_dir / "per_query.jsonl")
     questions: dict[Any, str] = {}
     if (eval_dir / "predictions.jsonl").is_file():
@@ -174,9 +173,6 @@ def stratified_sample(items: list[dict[str, Any]], n: int, seed: int = 0) -> lis
 def export_sample(eval_dir: Path, n: int, out: Path, seed: int = 0) -> list[dict[str, Any]]:
     """Write the sample for annotation: each row has ``label`` null for the annotator to fill in
     (Relevant, Irrelevant or Wrong); the judge's label is left out so it cannot sway them."""
-    from dragonforge.errors import OutputConflictError
-    from dragonforge.files import jsonl_bytes, write_bytes_atomic
-
     if out.exists():
         raise OutputConflictError(f"{out} exists (it may hold labels): give another --out or move it away")
     sample = stratified_sample(judged_keypoints(eval_dir), n, seed)
@@ -191,8 +187,6 @@ def export_sample(eval_dir: Path, n: int, out: Path, seed: int = 0) -> list[dict
 def read_labels(eval_dir: Path, labels_file: Path) -> tuple[list[Pair], int]:
     """The human labels of ``labels_file`` paired with the judge's labels of the run, and how many
     rows had no label yet (skipped). An unknown label or a keypoint the run has not is an error."""
-    from dragonforge.errors import InputError
-
     judged = {(it["query_id"], it["keypoint_index"]): it for it in judged_keypoints(eval_dir)}
     names = {lab.lower(): lab for lab in LABELS}
     pairs, unlabelled = [], 0

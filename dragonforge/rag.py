@@ -26,7 +26,7 @@ import bm25s
 import numpy as np
 from pydantic import BaseModel
 
-from dragonforge.llm import BudgetExceeded, LLMUnavailable, StructuredLLM
+from dragonforge.llm import BudgetExceeded, LLMUnavailable, ResponseCache, StageUsage, StructuredLLM
 from dragonforge.models import UNANSWERABLE_ANSWER
 from dragonforge.systems import Query, SystemAnswer
 
@@ -280,7 +280,6 @@ class Embedder:
         self.batch_size = batch_size
         import openai  # here: the offline systems never pay for importing the client (~0.5 s)
 
-        from dragonforge.llm import ResponseCache, StageUsage
         from dragonforge.urls import with_credentials
 
         self._client = openai.AsyncOpenAI(base_url=with_credentials(base_url),
