@@ -154,9 +154,13 @@ def main() -> None:
 
 def _clear_caches() -> None:
     """Empty the metrics' and the judge's memo caches (sentence splits, tokens, analyses)."""
+    import importlib
+    import pkgutil
+
     from dragonforge import judge, metrics
 
-    for module in (metrics, judge):
+    parts = [importlib.import_module(f"dragonforge.judge.{m.name}") for m in pkgutil.iter_modules(judge.__path__)]
+    for module in (metrics, *parts):
         for value in vars(module).values():
             if callable(getattr(value, "cache_clear", None)):
                 value.cache_clear()

@@ -1,0 +1,46 @@
+"""The offline keypoint judge: labels each keypoint Relevant / Wrong / Irrelevant against an answer.
+
+RAGEval's generation metrics (method.md §3) need a judge. This one is lexical, deterministic and fast.
+Its parts are named for what they decide:
+
+- ``values``: the dates, amounts, percentages, durations, counts and numbers a text states, each in a
+  canonical form that is the same across English and Chinese conventions, and when two of them agree;
+- ``entities``: the people and organisations a text names, with the aliases an answer uses for them;
+- ``words``: content tokens and how much of a keypoint's wording an answer states;
+- ``analysis``: one pass over a text (values, parties, sentences, clauses, declining clauses);
+- ``refusal``: whether an answer declines or says the information is missing;
+- ``scene``: one answer against all keypoints of one query, and whom each value in it is said of;
+- ``parties``: which party or label a value belongs to, and who wins a comparison;
+- ``substitution``: another value of the same kind in the keypoint's place (a place, person, organisation,
+  category, charge, drug or finding);
+- ``polarity``: negation, reversed direction, opposite words;
+- ``core``: the order below.
+
+For each keypoint of a query (``core.judge_keypoints``):
+
+1. An unanswerable question (the keypoint says so, or the query is marked): a refusal is Relevant, an answer
+   that asserts facts is Wrong (``refusal``). An empty answer is Irrelevant.
+2. A keypoint that states values (``core._judge_values``): each value must appear, said of the keypoint's
+   party and not under another keypoint's label (``parties``). A different value for the same fact, the
+   reversed direction, or the keypoint's value said of the other party is Wrong; a missing value is
+   Irrelevant (partial) unless the answer declines to give it. When every value is found, an opposite word,
+   a negation or another party in the keypoint's place makes it Wrong (``polarity``, ``substitution``).
+3. A keypoint without values (``core._judge_words``): a comparison is judged by who wins it (``parties``),
+   a role by who holds it; otherwise the share of its content words the answer states decides Relevant
+   against Irrelevant, after the substitution, opposite-member, polarity, direction and filler checks.
+4. Whatever steps 2–3 decide short of Wrong, another member of the same class in the keypoint's frame
+   (``substitution._frame_substitution``) or a denial of the keypoint's topic (``polarity._topic_negated``)
+   makes it Wrong.
+5. A keypoint whose build facts name a party is not Relevant unless the answer names that party.
+
+"No information" or a refusal is Irrelevant, never Wrong, on an answerable question.
+"""
+
+from dragonforge.judge.analysis import extract_values
+from dragonforge.judge.core import judge_keypoints
+from dragonforge.judge.labels import KeypointLabel, Label
+from dragonforge.judge.refusal import _refuses, is_refusal
+from dragonforge.judge.values import Value, ValueKind, cn_to_number
+
+__all__ = ["KeypointLabel", "Label", "Value", "ValueKind", "cn_to_number", "extract_values", "is_refusal",
+           "judge_keypoints", "_refuses"]

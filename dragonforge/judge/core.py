@@ -1,0 +1,286 @@
+"""The judge's order of decisions for one keypoint (see the package docstring)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from dragonforge.judge.analysis import _analyse, _clause_of, _context, _context_span, _sentence, _Text
+from dragonforge.judge.entities import (
+    _add_entity,
+    _Entity,
+    _fact_entity,
+    _mentions,
+    _party_kind,
+    _same_entity,
+    _with_short_names,
+)
+from dragonforge.judge.labels import (
+    CONTEXT_SAME_FACT,
+    CONTEXT_SOLE_FACT,
+    COVERAGE_RELEVANT,
+    RESIDUAL_RELEVANT,
+    KeypointLabel,
+    Label,
+)
+from dragonforge.judge.parties import (
+    _judge_comparison,
+    _member_clash,
+    _other_record,
+    _parallel,
+    _related_parties,
+    _role_binding,
+    _under_other_label,
+)
+from dragonforge.judge.polarity import (
+    _comparatives,
+    _direction,
+    _direction_clash,
+    _negation_flip,
+    _opposite_word,
+    _polarity_clash,
+    _signed,
+    _topic_negated,
+)
+from dragonforge.judge.refusal import _is_unanswerable_keypoint, _judge_unanswerable
+from dragonforge.judge.scene import _NO_CLAUSE, _P_CODE_EN, _fact_values, _kp_words, _refused_here, _Scene, _Sibling
+from dragonforge.judge.substitution import _filler_clash, _frame_substitution, _label_value, _substitution
+from dragonforge.judge.values import Value, _conflicts, _same_value, _specific, _value_phrase
+from dragonforge.judge.words import _content_tokens, _coverage, _share
+
+_P_NUMBERING = re.compile(r"^\s*\d+\s*[.、)）]\s*")
+
+
+def _strip_keypoint(kp: str) -> str:
+    return _P_NUMBERING.sub("", kp).strip()
+
+
+def judge_keypoints(answer: str, keypoints: list[str], language: str,
+                    keypoint_facts: list[list[dict]] | None = None, unanswerable: bool = False) -> list[KeypointLabel]:
+    """Label every keypoint of one query against one answer (offline, deterministic)."""
+    language = "zh" if language == "zh" else "en"
+    answer = answer or ""
+    texts = [_strip_keypoint(kp) for kp in keypoints]
+    if unanswerable or (texts and all(_is_unanswerable_keypoint(t) for t in texts)):
+        return [_judge_unanswerable(kp, answer, language) for kp in keypoints]
+    if not answer.strip():
+        return [KeypointLabel(keypoint=kp, label="Irrelevant", reason="empty answer") for kp in keypoints]
+    ans = _analyse(answer, language)
+    kp_texts = [_analyse(t, language) for t in texts]
+    facts = [(keypoint_facts[i] if keypoint_facts and i < len(keypoint_facts) else None) or [] for i in range(len(texts))]
+    entities: list[_Entity] = []
+    for kt, kp_facts in zip(kp_texts, facts, strict=False):
+        for fact in kp_facts:
+            if fact.get("kind") in ("person", "organisation") and fact.get("text"):
+                _add_entity(entities, _fact_entity(fact, language))
+        for ent in kt.entities:
+            _add_entity(entities, ent)
+    known = len(entities)
+    for ent in ans.entities:
+        _add_entity(entities, ent)
+    if language == "en":
+        entities = _with_short_names(entities)
+    scene = _Scene(ans, language, entities, _mentions(answer, entities, language), known)
+    scene.keypoints = [_Sibling(kt, tuple(_fact_values(kt, kp_facts)),
+                                frozenset(i for _, _, i in scene.mentions_in(kt.text)), _kp_words(kt, scene))
+                       for kt, kp_facts in zip(kp_texts, facts, strict=False)]
+    out = []
+    for kp, kt, kp_facts in zip(keypoints, kp_texts, facts, strict=False):
+        if _is_unanswerable_keypoint(kt.text):
+            out.append(_judge_unanswerable(kp, answer, language))
+            continue
+        label, reason = _judge_one(kt, scene, kp_facts)
+        out.append(KeypointLabel(keypoint=kp, label=label, reason=reason))
+    return out
+
+
+def _judge_one(kt: _Text, scene: _Scene, facts: list[dict]) -> tuple[Label, str]:
+    kp_parties = list(dict.fromkeys(i for _, _, i in scene.mentions_in(kt.text)))
+    named_by_facts = []
+    for fact in facts:
+        if fact.get("kind") in ("person", "organisation") and fact.get("text"):
+            ent = _fact_entity(fact, scene.language)
+            named_by_facts += [i for i, e in enumerate(scene.entities) if _same_entity(e, ent)]
+    kp_parties += [i for i in named_by_facts if i not in kp_parties]
+    values = _fact_values(kt, facts)
+    label, reason = (_judge_values(kt, scene, values, kp_parties) if values
+                     else _judge_words(kt, scene, kp_parties, facts))
+    if label != "Wrong":
+        swapped = _frame_substitution(kt, scene, kp_parties) or _topic_negated(kt, scene, kp_parties)
+        if swapped:
+            return "Wrong", swapped
+    missing = [scene.entities[i].name for i in named_by_facts if not scene.mentioned(i)]
+    if label == "Relevant" and missing:
+        return "Irrelevant", f"does not name {missing[0]}"  # a build fact's name is the keypoint's value
+    return label, reason
+
+
+def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: list[int]) -> tuple[Label, str]:
+    lang, ans = scene.language, scene.answer
+    mine = set(kp_parties)
+    kinds = {_party_kind(scene.entities[i]) for i in mine} or None
+    live = [v for v in ans.values if not (_clause_of(ans, v.span[0]) or _NO_CLAUSE).refusal]
+    found: list[tuple[Value, Value, bool]] = []
+    missing: list[tuple[Value, tuple[str, ...], bool]] = []
+    wrong: list[str] = []
+    others = scene.others(kt)
+    for k in values:
+        kp_ctx = _context(kt, k, values)
+        words = _kp_words(kt, scene, _context_span(kt, k, values)) or _kp_words(
+            kt, scene, (_clause_of(kt, k.span[0]) or _NO_CLAUSE).span)  # "Revenue in 2020 was $407.89 million"
+        good, elsewhere = [], False
+        for a in (a for a in live if _same_value(k, a)):
+            said_of = scene.parties(a.span[0], kinds)
+            if mine and said_of and not said_of & mine:
+                elsewhere = True  # the value is there, but said of another party
+            elif not said_of & mine and _under_other_label(a, words, others, scene):
+                elsewhere = True  # "examinations $2,405" does not state "medications cost $2,405"
+            else:
+                good.append((a, bool(said_of & mine)))
+        if not good:
+            missing.append((k, words, elsewhere))
+            continue
+        best, own = max(good, key=lambda g: (g[1], _share(words, scene.blank(_context(ans, g[0], ans.values)), lang)))
+        k_dir = _signed(k) or _direction(kp_ctx, lang) or (_direction(kt.text, lang) if len(values) == 1 else 0)
+        a_dir = _signed(best) or _direction(_context(ans, best, ans.values), lang) or _direction(
+            (_clause_of(ans, best.span[0]) or _NO_CLAUSE).text, lang)
+        if k_dir and a_dir and k_dir != a_dir:
+            wrong.append(f"reversed direction: answer says it {'rose' if a_dir > 0 else 'fell'} ({best.text}) "
+                         f"where keypoint says it {'rose' if k_dir > 0 else 'fell'}")
+        found.append((k, best, own))
+    kp_words = _kp_words(kt, scene)
+    used = {id(a) for _, a, _ in found}
+    for k, words, elsewhere in missing:
+        if _refused_here(scene, words or kp_words, kp_parties):
+            continue
+        rival = _rival(k, words, kp_words, scene, [a for a in live if id(a) not in used], mine, values,
+                       swapped=elsewhere, kinds=kinds, others=others)
+        if rival is not None:
+            wrong.append(f"answer gives {rival.text} where keypoint has {k.text}")
+    if wrong:
+        return "Wrong", "; ".join(wrong)
+    if not missing:
+        near = " ".join(_sentence(ans, a.span[0], before=1) for _, a, _ in found)
+        if not any(own or _specific(a) for _, a, own in found) \
+                and _coverage(kp_words, scene.blank(near), lang) < RESIDUAL_RELEVANT:
+            return "Irrelevant", f"{', '.join(a.text for _, a, _ in found)} appears in another role"
+        clash = _opposite_word(kt.text, near, lang) or _negation_flip(kt.text, near, lang)
+        if clash:
+            return "Wrong", clash
+        party = _substitution(scene, kp_parties, kp_words)
+        if party:
+            return "Wrong", party
+        return "Relevant", "states " + ", ".join(_value_phrase(k, a) for k, a, _ in found)
+    if _refused_here(scene, kp_words, kp_parties):
+        return "Irrelevant", "answer says this information is not available"
+    flagged = _substitution(scene, kp_parties, kp_words) or _polarity_clash(kt.text, kp_words, scene, kp_parties) \
+        or _direction_clash(kt, scene)
+    if flagged:
+        return "Wrong", flagged
+    absent = ", ".join(k.text for k, _, _ in missing)
+    if found:
+        return "Irrelevant", f"partial: states {', '.join(a.text for _, a, _ in found)} but not {absent}"
+    return "Irrelevant", f"not addressed ({absent} not stated)"
+
+
+def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _Scene, live: list[Value],
+           mine: set[int], kp_values: list[Value], swapped: bool, kinds: set[str] | None = None,
+           others: list[_Sibling] | tuple[()] = ()) -> Value | None:
+    """An answer value of the same kind said of the same fact and party: it contradicts ``k``."""
+    lang, ans = scene.language, scene.answer
+    candidates = [a for a in live if _conflicts(k, a)]
+    kp_dates = [v for v in kp_values if v.kind == "date" and v is not k]
+    theirs = {w for s in others for w in s.words}
+    distinct = tuple(w for w in words if w not in theirs)  # the words only this keypoint has
+    best, best_score = None, -1.0
+    for a in candidates:
+        said_of = scene.parties(a.span[0], kinds)
+        if mine and said_of and not said_of & mine:
+            continue  # said of another party
+        if any(s.parties and not s.parties & mine and (not said_of or said_of <= s.parties)
+               and any(_same_value(v, a) for v in s.values) for s in others) and (mine or said_of):
+            continue  # what another keypoint gives another party (said of it, or of no one): that party's value
+        if mine and len(said_of) > 1 and scene.owner(a.span[0]) not in mine and _parallel(a, scene, live):
+            continue  # "A was 45 and B was 25": 25 is B's
+        if _other_record(a, kp_dates, scene, live):
+            continue  # belongs to another dated event
+        same_party = bool(said_of & mine)
+        ctx = scene.blank(_context(ans, a, ans.values))
+        score = _share(words, ctx, lang)
+        exact = score >= CONTEXT_SAME_FACT and not set(_content_tokens(ctx, lang)) - set(kp_words) - set(words)
+        single = len(ans.values) == 1 and not said_of and score > 0  # an answer of one value, on the keypoint's topic
+        if not same_party and not exact and not single and \
+                _share(kp_words, scene.blank(_sentence(ans, a.span[0])), lang) < CONTEXT_SOLE_FACT:
+            continue  # a sentence on another topic
+        # The only value of its kind counts on weaker evidence, unless its label adds words the keypoint
+        # lacks ("environmental investment" is not "planned investment").
+        only = len(candidates) == 1
+        sole = only and not set(_content_tokens(ctx, lang)) - set(kp_words) - set(words)
+        if score >= CONTEXT_SAME_FACT or (sole and score > 0) or (same_party and (
+                swapped or not words or score >= CONTEXT_SOLE_FACT or (only and len(ans.values) == 1))) or (
+                swapped and distinct and _share(distinct, ctx, lang) > 0) or single:
+            if score > best_score:
+                best, best_score = a, score
+    return best
+
+
+def _judge_words(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[dict]) -> tuple[Label, str]:
+    lang, ans = scene.language, scene.answer
+    words = _kp_words(kt, scene)
+    kp_cmp = _comparatives(kt.text, lang)
+    if kp_cmp and kp_parties:
+        verdict = _judge_comparison(kt, scene, kp_cmp[0], words)
+        if verdict is not None:
+            return verdict
+        kinds = Counter(v.kind for v in ans.values if v.kind != "date")
+        if not _comparatives(ans.text, lang) and not any(n >= 2 for n in kinds.values()):
+            return "Irrelevant", "makes no comparison"  # a figure for one party does not say who had more
+    # Two named parties in one sentence carry a relation ("X's physician was Y"); a lone party carries
+    # little, the keypoint's words must.
+    role = _role_binding(kt, scene, kp_parties, words)
+    if role is not None:
+        return role
+    word_weight = sum(len(w) for w in words)
+    related = _related_parties(kt, scene) >= 2
+    unit = word_weight / len(words) if words else 4.0
+    codes = set(_P_CODE_EN.findall(kt.text)) - {"USD", "CNY", "RMB", "CEO", "CFO", "COO"} if lang == "en" else set()
+    best_cov, eligible = 0.0, []
+    for si in range(len(ans.sentences)):
+        clauses = [c for c in ans.clauses if c.sentence == si and not c.refusal]
+        if not clauses:
+            continue
+        named = scene.named_in_sentence(si)
+        if kp_parties and named and not named & set(kp_parties):
+            continue  # a sentence about someone else
+        text = " ".join(c.text for c in clauses)
+        eligible.append(text)
+        if codes and not all(re.search(rf"\b{code}\b", text) for code in codes):
+            continue  # a ticker or code the keypoint names must be there as written
+        if related and set(kp_parties) <= named:
+            # Two named parties in one sentence carry a relation ("X's physician was Y").
+            party_hit = party_total = float(sum(2 * (sum(len(w) for w in scene.entities[i].name.split()) if lang == "en"
+                                               else len(scene.entities[i].name)) for i in kp_parties))
+        else:  # otherwise the parties named weigh as one of the keypoint's words
+            party_total = unit if kp_parties else 0.0
+            party_hit = unit if named & set(kp_parties) else 0.0
+        hit = _coverage(words, scene.blank(text), lang) * word_weight + party_hit
+        cov = hit / (word_weight + party_total) if word_weight + party_total else 0.0
+        if cov > best_cov:
+            best_cov = cov
+    surfaces = [f["text"] for f in facts if f.get("kind") in ("category", "text", "place") and f.get("text")]
+    said = scene.blank(" ".join(eligible))
+    if surfaces and all((s if lang == "zh" else s.lower()) in said for s in surfaces):
+        best_cov = max(best_cov, COVERAGE_RELEVANT)  # a build fact's exact words, said of the right party
+    value = _label_value(kt.text, lang)
+    if value and not kp_parties and _coverage(_content_tokens(value, lang), said, lang) >= 0.99:
+        best_cov = max(best_cov, COVERAGE_RELEVANT)  # "职业情况为厨师" is stated by "系厨师": the value is the point
+    flagged = _substitution(scene, kp_parties, words) or _member_clash(scene, kp_parties) \
+        or _polarity_clash(kt.text, words, scene, kp_parties) or _direction_clash(kt, scene) \
+        or _filler_clash(kt, scene)
+    if flagged:
+        return "Wrong", flagged
+    if best_cov >= COVERAGE_RELEVANT:
+        return "Relevant", f"states it ({best_cov:.0%} of its content)"
+    if _refused_here(scene, words, kp_parties):
+        return "Irrelevant", "answer says this information is not available"
+    return "Irrelevant", f"not addressed ({best_cov:.0%} of its content found)"

@@ -1,0 +1,220 @@
+"""Parties: the people and organisations a text names, in English and Chinese, and how each is referred to.
+
+An answer may shorten a name (Dr. Taylor, Tyler's, 安华饮品); ``_with_short_names`` and ``_add_entity`` make
+each party one entity with all its aliases, so mentions can be attributed to the right party."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from dragonforge.judge.words import _P_CJK, _initialised_jieba
+
+# --- names ---------------------------------------------------------------------------------------
+
+_ORG_WORDS_EN = {"inc", "corp", "corporation", "holdings", "holding", "group", "company", "co", "ltd", "limited",
+                 "llc", "plc", "technologies", "firm", "court", "hospital", "center", "centre", "procuratorate",
+                 "department", "bank", "university", "clinic", "fund", "partners", "industries", "bureau", "office",
+                 "agency", "ministry", "committee", "commission", "association", "school", "institute", "restaurant",
+                 "hotel", "store", "shop", "market", "exchange", "authority", "council"}
+# Addresses and towns are not parties: a capitalised run that starts with a place prefix or holds an area word
+# is a place, and so is one with a street word after a house number ("112 Ryan Ways"); "Mark Lane" is a person.
+_PLACE_PREFIXES_EN = {"port", "new", "south", "north", "east", "west", "lake", "mount", "fort", "saint", "san", "los",
+                      "las"}
+_AREA_WORDS_EN = {"city", "county", "province", "state", "heights", "hills", "valley", "island", "bay", "beach",
+                  "springs", "village", "town"}
+_STREET_WORDS_EN = {"street", "st", "avenue", "ave", "road", "rd", "lane", "drive", "crossing", "ways", "way", "fords",
+                    "ford", "boulevard", "blvd", "plaza", "square", "apartment", "suite"}
+_ORG_SUFFIX_EN = {"inc", "corp", "corporation", "holdings", "holding", "group", "company", "co", "ltd",
+                  "limited", "llc", "plc"}
+_TITLES_EN = {"the", "a", "an", "in", "on", "at", "for", "by", "from", "with", "after", "before", "during", "under",
+              "according", "based", "doctor", "dr", "mr", "mrs", "ms", "miss", "judge", "prosecutor", "chief",
+              "executive", "officer", "president", "chairman", "chairwoman", "director", "professor", "prof",
+              "operating", "net", "total", "its", "his", "her", "their", "this", "that", "these", "those", "it",
+              "he", "she", "they", "i", "we", "if", "when", "while", "although", "however", "since", "both",
+              "neither", "either", "as", "of", "and", "assessor", "clerk", "people's", "attending",
+              "physician", "defendant", "lawyer", "counsel", "ceo", "cfo", "mr.", "dr.", "ms.", "mrs.", "no",
+              "yes", "sorry", "unable", "not", "there", "which", "who", "what", "where", "how", "why", "following"}
+_GENERIC_CAPS = set("""first second third annual extraordinary general meeting meetings shareholders board directors
+committee corporate secretary chief executive operating financial officer president vice chairman director report
+reports article articles section department people's court district intermediate procuratorate hospital center
+medical regional university community general company inc corporation holdings group limited law firm january
+february march april may june july august september october november december monday tuesday wednesday thursday
+friday saturday sunday doctor dr judge prosecutor clerk assessor nasdaq nyse stock exchange new york criminal civil
+law act code procedure constitution regulations rules""".split())  # laws are cited, not parties
+_P_CAPSEQ = re.compile(r"[A-Z][A-Za-z'’.\-]*(?:\s+(?:&\s+)?[A-Z][A-Za-z'’.\-]*)*")
+
+_SURNAMES = ("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢"
+             "姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤常温康施文"
+             "牛樊葛邢安齐易乔伍庞颜倪庄聂章鲁岳翟殷詹申欧耿关兰焦俞左柳甘祝包宁尚符舒阮柯纪梅童凌毕单季裴霍涂成苗谷盛曲"
+             "翁冉骆蓝路游辛靳管柴蒙鲍华喻祁蒲房滕屈饶解牟艾尤阳时穆农司卓古吉缪简车项连芦麦褚娄窦戚岑景党宫费卜冷晏席卫"
+             "米柏宗瞿桂全佟应臧闵苟邬边卞姬师仇栾隋商刁沙荣巫寇桑郎甄丛仲虞敖巩明佘池查麻苑迟邝萧傅阎赖洪官封谈匡鞠惠"
+             "荆冀郁胥班储栗燕楚鄢劳谌奚皮粟冼蔺楼满闻厉伊仝郜阚权帅屠豆朴盖练廉禹井祖漆巴丰卿狄宣晋芮扈晁阙浦戈伏鹿薄"
+             "邸雍辜羊阿乌母裘亓修邰赫杭况宿鲜印逯隆茹诸慕危亢嵇哈湛宾戎茅揭尉冶束檀植衡尧")
+_ZH_ROLES = ("被告人|被害人|患者|病人|律师|审判长|审判员|人民陪审员|陪审员|书记员|检察员|检察官|公诉人|主治医师|医师|医生|护士|"
+             "董事长|总经理|财务总监|董事会秘书|独立董事|委托人|辩护人|原告|证人|主任委员|法定代表人")
+_ZH_AFTER_NAME = ("的|于|为|因|更|较|作案|入院|出院|住院|被|系|是|，|。|、|；|：|和|与|及|先|在|曾|共|担任|（|\\(|获|辩护|犯|主诉|"
+                  "复诊|收缩压|血压|等|律师|持股|年龄|刑期|将|已|所|之|无|有|未|不|一案|案|则|就|也|都|又|还|即|便|亦|仍|"
+                  "提起|出庭|到庭|接受|判处|涉嫌|构成|签署|供述|认罪|上诉|实施|入住|就诊|手术|负责|主刀|虽|但|却|$")
+_P_ZH_PERSON = re.compile(
+    rf"(?:(?:{_ZH_ROLES})(?:为|是|系)?|^|(?<=[，。；：、（(“\s和与及中由]))"
+    rf"([{_SURNAMES}][\u4e00-\u9fff]{{1,2}}?)(?={_ZH_AFTER_NAME})")
+_ZH_ORG_SUFFIX = ("股份有限公司|有限责任公司|有限公司|集团|中级人民法院|人民法院|人民检察院|检察院|医院|律师事务所|"
+                  "会计师事务所（特殊普通合伙）|会计师事务所|证券交易所|研究院|大学|医疗中心")
+_ZH_PARTICLES = "于与和及的为对在由向是被将从日月年即经其该系而但并且或自至据按以把使给称了"
+_P_ZH_ORG = re.compile(rf"(?<![^\W\d_{_ZH_PARTICLES}])((?:(?![{_ZH_PARTICLES}])[\u4e00-\u9fff（）]){{2,20}}?)({_ZH_ORG_SUFFIX})")
+_P_ZH_ORG_LEAD = re.compile(r"(?:[本该]?公司)?(?:收购|并购|聘任|聘请|委托|起诉|审计|出售|转让|增资|入股|设立|注销|合并|签署|签订|"
+                            r"披露)")  # a verb the organisation regex swallowed
+_ZH_COMPANY_SUFFIX = ("股份有限公司", "有限责任公司", "有限公司", "集团")
+
+
+@dataclass(frozen=True, slots=True)
+class _Entity:
+    """A named party: its written name, the aliases that count as a mention, person or organisation."""
+
+    name: str
+    aliases: tuple[str, ...]
+    org: bool
+
+
+def _entity_en(name: str, after_number: bool = False) -> _Entity | None:
+    words = [w.rstrip(".") for w in name.split()]
+    if words:
+        words[-1] = words[-1].removesuffix("'s").removesuffix("’s").rstrip("'’")
+    while words and words[0].lower() in _TITLES_EN:
+        words = words[1:]
+    while words and words[-1].lower() in ("the",):
+        words = words[:-1]
+    if len([w for w in words if w != "&"]) < 2:
+        return None
+    if all(w.lower() in _GENERIC_CAPS or w == "&" for w in words):
+        return None  # "First Extraordinary General Meeting", "Corporate Secretary": titles, not parties
+    org = any(w.lower() in _ORG_WORDS_EN for w in words)
+    low = [w.lower() for w in words]
+    if not org and (low[0] in _PLACE_PREFIXES_EN or any(w in _AREA_WORDS_EN for w in low)
+                    or any(w in _STREET_WORDS_EN or w[:-1] in _STREET_WORDS_EN for w in low)
+                    and (after_number or len(words) > 2)):
+        return None
+    full = " ".join(words)
+    core = [w for w in words if w.lower() not in _ORG_SUFFIX_EN]
+    aliases = {full.lower()}
+    if len(core) < len(words) and len(core) >= 2 and "&" not in core[:2]:
+        aliases.add(" ".join(core).lower())
+        aliases.add(" ".join(core[:2]).lower())
+    return _Entity(full, tuple(sorted(aliases, key=len, reverse=True)), org)
+
+
+def _entity_zh(name: str, org: bool) -> _Entity:
+    aliases = {name}
+    if org:
+        core = name
+        for suffix in _ZH_COMPANY_SUFFIX:
+            if name.endswith(suffix):
+                core = name[: -len(suffix)]
+                aliases.add(core)
+                if len(core) >= 4:
+                    aliases.add(core[:4])
+                break
+    return _Entity(name, tuple(sorted(aliases, key=len, reverse=True)), org)
+
+
+def _entities(text: str, language: str, taken: bytearray) -> list[_Entity]:
+    out: list[_Entity] = []
+    if language == "zh":
+        for m in _P_ZH_ORG.finditer(text):
+            lead = _P_ZH_ORG_LEAD.match(m[1])
+            cut = lead.end() if lead and len(m[1]) - lead.end() >= 2 else 0
+            out.append(_entity_zh(m[0][cut:], True))  # (公司)收购明嘉环保有限公司: the company is 明嘉环保有限公司
+        freq = _initialised_jieba().dt.FREQ
+        for m in _P_ZH_PERSON.finditer(text):
+            if freq.get(m[1], 0) <= 500:  # 时间, 其中, 高于 ... are words, not names
+                out.append(_entity_zh(m[1], False))
+    else:
+        for m in _P_CAPSEQ.finditer(text):
+            a, b = m.span()
+            if any(taken[a:b]):  # a capitalised month inside a date
+                continue
+            ent = _entity_en(m[0], after_number=bool(re.search(r"\d[\w-]*,?\s*$", text[max(0, a - 12):a])))
+            if ent:
+                out.append(ent)
+    return out
+
+
+def _same_entity(a: _Entity, b: _Entity) -> bool:
+    return bool(set(a.aliases) & set(b.aliases)) or a.name.lower() in b.aliases or b.name.lower() in a.aliases
+
+
+def _mentions(text: str, entities: list[_Entity], language: str) -> list[tuple[int, int, int]]:
+    """(start, end, entity index) of every mention of the known entities, longest alias first."""
+    low = text if language == "zh" else text.lower()
+    taken = bytearray(len(text))
+    out = []
+    for i, ent in sorted(enumerate(entities), key=lambda p: -len(p[1].aliases[0])):
+        for alias in ent.aliases:
+            start = 0
+            while (pos := low.find(alias, start)) >= 0:
+                end = pos + len(alias)
+                start = end
+                if language != "zh" and ((pos and low[pos - 1].isalnum()) or (end < len(low) and low[end].isalnum())
+                                         or " " not in alias and not text[pos].isupper()):
+                    continue  # inside a word, or a one-word name (Cross, Lane) written in lower case
+                if any(taken[pos:end]):
+                    continue
+                taken[pos:end] = b"\x01" * (end - pos)
+                out.append((pos, end, i))
+    return sorted(out)
+
+
+def _party_kind(ent: _Entity) -> str:
+    """person, or the kind of organisation (company, court, exchange, law firm ...)."""
+    return "person" if not ent.org else _org_kind(ent) or "organisation"
+
+
+def _add_entity(entities: list[_Entity], ent: _Entity) -> None:
+    """Add a party unless known; a zh name that ends with a known one (审计了安华饮品…) is that one."""
+    for n, e in enumerate(entities):
+        if _same_entity(ent, e):
+            return
+        if _P_CJK.match(ent.name) and not ent.org and not e.org and len(ent.name) == len(e.name) + 1 \
+                and ent.name.startswith(e.name):
+            return  # 梁峰虽不具有…: the regex took one character too many of a known person's name
+        if _P_CJK.match(ent.name) and ent.org == e.org and min(len(ent.name), len(e.name)) >= 4:
+            if e.name.endswith(ent.name):
+                entities[n] = ent  # keep the cleaner, shorter name
+                return
+            if ent.name.endswith(e.name):
+                return
+    entities.append(ent)
+
+
+def _with_short_names(entities: list[_Entity]) -> list[_Entity]:
+    """A person is also named by surname alone (Mr. Robinson, Dr. Taylor, Lyons) and a company by its first word
+    (Tyler's), when no other party's name holds that word; courts, firms and hospitals are not named by a place."""
+    counts = Counter(w for e in entities for w in set(e.name.lower().split()))
+    out = []
+    for e in entities:
+        parts = e.name.lower().split()
+        short = parts[0] if e.org else parts[-1]
+        if (not e.org or _org_kind(e) is None) and len(short) >= 3 and counts[short] == 1 \
+                and short not in _GENERIC_CAPS and short not in _TITLES_EN and short not in e.aliases:
+            e = _Entity(e.name, e.aliases + (short,), e.org)
+        out.append(e)
+    return out
+
+
+def _fact_entity(fact: dict, language: str) -> _Entity:
+    org = fact["kind"] == "organisation"
+    if language == "zh":
+        return _entity_zh(fact["text"], org)
+    return _entity_en(fact["text"]) or _Entity(fact["text"], (fact["text"].lower(),), org)
+
+
+_ORG_KINDS = ("证券交易所", "律师事务所", "会计师事务所", "人民法院", "人民检察院", "医院", "stock exchange", "law firm",
+              "court", "procuratorate", "hospital", "medical center", "accounting firm")
+
+
+def _org_kind(ent: _Entity) -> str | None:
+    """The kind an organisation's name ends with (law firm, court, exchange ...), when it says one."""
+    low = ent.name.lower().rstrip("）)").split("（")[0]
+    return next((kind for kind in _ORG_KINDS if low.endswith(kind) or f"{kind} of" in low), None)

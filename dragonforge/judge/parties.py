@@ -1,0 +1,202 @@
+"""Attribution: which party or label a value belongs to.
+
+A value the keypoint asserts of one party is not matched by the same value the answer says of another;
+a comparison is Wrong when the answer makes the other party the winner; a role (judge, physician,
+defendant) held by someone else in the answer is a swapped party."""
+
+from __future__ import annotations
+
+import re
+
+from dragonforge.judge.analysis import _clause_of, _context_span, _sentence_index, _Text
+from dragonforge.judge.entities import _org_kind
+from dragonforge.judge.labels import COVERAGE_RELEVANT, Label
+from dragonforge.judge.polarity import _comparatives
+from dragonforge.judge.scene import _NO_CLAUSE, _Scene, _Sibling
+from dragonforge.judge.values import Value, _conflicts, _same_value
+from dragonforge.judge.words import _coverage, _share, _word_spans
+
+
+def _under_other_label(a: Value, words: tuple[str, ...], others: list[_Sibling], scene: _Scene) -> bool:
+    """Is answer value ``a`` said under another keypoint's label (one of its words, none of ours, in the words that
+    lead up to it) for a quantity of the same kind ("medications were $1,988 and examinations $2,405": $2,405 is
+    the examinations')?"""
+    if not words or not others:
+        return False
+    ans = scene.answer
+    start = _context_span(ans, a, ans.values)[0]
+    ctx = scene.blank(ans.masked[start:a.span[0]])
+    if _share(words, ctx, scene.language) > 0:
+        return False
+    return any(_share(tuple(w for w in s.words if w not in words), ctx, scene.language) > 0
+               for s in others if any(_same_value(v, a) or _conflicts(v, a) for v in s.values))
+
+
+def _parallel(a: Value, scene: _Scene, live: list[Value]) -> bool:
+    """Does ``a``'s clause hold another value of its kind (a list of parties, each with its own value)?"""
+    clause = _clause_of(scene.answer, a.span[0])
+    return clause is not None and any(v is not a and v.kind == a.kind and clause.span[0] <= v.span[0] < clause.span[1]
+                                      for v in live)
+
+
+def _other_record(a: Value, kp_dates: list[Value], scene: _Scene, live: list[Value]) -> bool:
+    """Is answer value ``a`` dated, in its sentence, differently from every date the keypoint gives?"""
+    if not kp_dates:
+        return False
+    i = _sentence_index(scene.answer, a.span[0])
+    here = [v for v in live if v.kind == "date" and v is not a and _sentence_index(scene.answer, v.span[0]) == i]
+    return bool(here) and not any(_same_value(k, v) for k in kp_dates for v in here) and \
+        any(_conflicts(k, v) for k in kp_dates for v in here)
+
+
+def _role_binding(kt: _Text, scene: _Scene, kp_parties: list[int], words: tuple[str, ...]
+                  ) -> tuple[Label, str] | None:
+    """A role keypoint ("审判长为王红霞", "Tina Chavez was the clerk"): whom the answer names next to the role."""
+    if len(kp_parties) != 1 or not words or not _is_role_keypoint(kt, scene, kp_parties[0]):
+        return None
+    lang, ans = scene.language, scene.answer
+    target = kp_parties[0]
+    for c in ans.clauses:
+        if c.refusal or _coverage(words, scene.blank(c.text), lang) < COVERAGE_RELEVANT:
+            continue
+        spans = _word_spans(c.text, words, lang)
+        inside = [m for m in scene.mentions if c.span[0] <= m[0] < c.span[1]
+                  and not ans.text.startswith(("'s", "’s"), m[1])  # "the clerk at Bryan Robinson's trial": not his role
+                  and not _other_title(ans.text[max(0, m[0] - 25):m[0]], kt.text)]  # "defendant Bryan Robinson"
+        if not spans or not inside:
+            continue
+        p, q = c.span[0] + spans[0][0], c.span[0] + spans[-1][1]
+        nearest = min(inside, key=lambda m: max(m[0] - q, p - m[1], 0))[2]
+        if nearest == target:
+            return "Relevant", f"names {scene.entities[target].name} in that role"
+        if scene.entities[nearest].org == scene.entities[target].org:
+            return "Wrong", f"answer names {scene.entities[nearest].name} where keypoint names {scene.entities[target].name}"
+    return None
+
+
+_P_COPULA = re.compile(r"^\s*(?:(?:was|is|were|are)(?:\s+the)?|为|是|系|担任)\s*", re.I)
+
+
+_ROLE_TITLES = (r"prosecutor|presiding judge|judge|clerk|(?:people's )?assessor|attending physician|doctor|dr\.?|"
+                r"defen[cs]e (?:counsel|lawyer)|审判长|审判员|人民陪审员|书记员|检察员|检察官|公诉人|主治医师|辩护人")
+
+
+_P_TITLE_BEFORE = re.compile(rf"(?:{_ROLE_TITLES}|defendant|victim|witness|patient|被告人|被害人|证人|患者|原告)\s*$", re.I)
+
+
+def _other_title(before: str, keypoint: str) -> str | None:
+    """The title written just before a name, when the keypoint does not use it: that person holds another role."""
+    m = _P_TITLE_BEFORE.search(before)
+    return m[0] if m and m[0].strip().lower() not in keypoint.lower() else None
+
+
+def _is_role_keypoint(kt: _Text, scene: _Scene, target: int) -> bool:
+    """Is the keypoint "ROLE is PARTY" or "PARTY is the ROLE", a role only one party holds?"""
+    ms = [m for m in scene.mentions_in(kt.text) if m[2] == target]
+    if not ms:
+        return False
+    a, b, _ = ms[0]
+    before, after = kt.text[:a], kt.text[b:]
+    if re.search(r"(?:was|is|were|are|为|是|系)\s*(?:doctor|dr\.?|judge|prosecutor)?\s*$", before, re.I) \
+            and not after.strip(" .。"):
+        return True  # "The attending physician was Doctor X", "审判长为X"
+    if re.fullmatch(rf"\s*(?:the\s+)?(?:{_ROLE_TITLES})\s*", before, re.I):
+        return True  # "Prosecutor Yvonne Green appeared in court", "检察员柳璐出庭"
+    return bool(not before.strip() and _P_COPULA.match(after) and
+                (scene.language == "zh" or re.match(r"^\s*(?:was|is)\s+the\b", after, re.I)))
+
+
+_P_LIST_GAP = re.compile(r"\s*(?:、|，|,|和|与|及|&|and)\s*")
+
+
+def _related_parties(kt: _Text, scene: _Scene) -> int:
+    """How many separate parties the keypoint relates; a list (翁秀芳、徐建华; A and B) counts as one."""
+    ms = scene.mentions_in(kt.text)
+    groups = 0
+    for n, (a, _, _) in enumerate(ms):
+        if n == 0 or not _P_LIST_GAP.fullmatch(kt.text[ms[n - 1][1]:a]):
+            groups += 1
+    return groups
+
+
+_GENERIC_COMPARATIVES = {"more", "less", "fewer", "多", "少"}
+
+
+def _judge_comparison(kt: _Text, scene: _Scene, kp_cmp: tuple[int, int, str], words: tuple[str, ...]
+                      ) -> tuple[Label, str] | None:
+    """Whom the answer says is more/less/earlier: the keypoint's party or another; None when it does not say."""
+    lang, ans = scene.language, scene.answer
+    _, sign, kp_word = kp_cmp
+    first = next(iter(scene.mentions_in(kt.text)), None)
+    if first is None:
+        return None
+    subject = first[2]
+    dims = tuple(w for w in words if not _comparatives(w, lang))
+    votes: list[tuple[float, int, int, int]] = []
+    for si, (sa, sb) in enumerate(ans.sentences):
+        clauses = [c for c in ans.clauses if c.sentence == si]
+        if all(c.refusal for c in clauses):
+            continue
+        sent = ans.text[sa:sb]
+        overlap = _coverage(dims, scene.blank(sent), lang) if dims else 1.0
+        for pos, a_sign, word in _comparatives(sent, lang):
+            who = _comparison_subject(scene, sa + pos, si, subject)
+            if who is None:
+                continue
+            if overlap == 0 and who >= scene.from_keypoints and (word != kp_word or word in _GENERIC_COMPARATIVES
+                                                                or lang == "zh"):
+                continue  # a comparison of something else, by a party no keypoint names
+            votes.append((overlap, -len(votes), who, a_sign))
+    if not votes:
+        return None
+    overlap, _, who, a_sign = max(votes)
+    name, mine = scene.entities[who].name, scene.entities[subject].name
+    if (who == subject) == (a_sign == sign):
+        if who != subject and overlap == 0 and dims:
+            return None  # "the other one was higher" only helps on the same measure
+        return "Relevant", f"names {mine} the same way round"
+    if who == subject:
+        return "Wrong", f"answer reverses the comparison for {name}"
+    return "Wrong", f"answer names {name} where keypoint names {mine}"
+
+
+def _comparison_subject(scene: _Scene, pos: int, si: int, subject: int) -> int | None:
+    """The party a comparative word at ``pos`` is said of: one named before it in its own clause, else the
+    sentence's first party, else the first named after it."""
+    ans = scene.answer
+    sa, sb = ans.sentences[si]
+    clause = _clause_of(ans, pos)
+    start = clause.span[0] if clause else sa
+    own = [m for m in scene.mentions if start <= m[0] < pos]
+    if own:
+        return subject if any(m[2] == subject for m in own) else own[-1][2]
+    before = [m for m in scene.mentions if sa <= m[0] < pos]
+    if before:
+        return before[0][2]
+    after = [m for m in scene.mentions if pos <= m[0] < sb]
+    return after[0][2] if after else None
+
+
+def _member_clash(scene: _Scene, kp_parties: list[int]) -> str | None:
+    """A person the keypoint places in a firm, court or hospital, whom the answer names next to another one of
+    that kind ("Becky Rivera of Redfern & Brown Law Firm" where the keypoint has Sterling & Rogers Law Firm)."""
+    people = [i for i in kp_parties if not scene.entities[i].org]
+    places = [i for i in kp_parties if scene.entities[i].org and _org_kind(scene.entities[i])]
+    if len(people) != 1 or len(places) != 1:
+        return None
+    person, place = people[0], places[0]
+    kind = _org_kind(scene.entities[place])
+    ans = scene.answer
+    for a, b, i in scene.mentions:
+        if i != person or (_clause_of(ans, a) or _NO_CLAUSE).refusal:
+            continue
+        si = _sentence_index(ans, a)
+        near = [(max(p - b, a - q, 0), j) for p, q, j in scene.mentions
+                if j != person and scene.entities[j].org and _org_kind(scene.entities[j]) == kind
+                and _sentence_index(ans, p) == si]
+        if near:
+            j = min(near)[1]
+            if j != place:
+                names = scene.entities[person].name, scene.entities[j].name, scene.entities[place].name
+                return "answer places {} at {}, not {}".format(*names)
+    return None

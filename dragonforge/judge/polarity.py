@@ -1,0 +1,276 @@
+"""Polarity: negation, reversed direction, opposite words and comparisons.
+
+A keypoint is Wrong when the answer says its topic did not happen ("did not grow", 否认), states the reverse
+direction (fell for rose) or the opposite member of an exclusive pair (benign for malignant, 阴性 for 阳性),
+or the other sex. A statement that something was not mentioned is not a denial."""
+
+from __future__ import annotations
+
+import re
+
+from dragonforge.judge.analysis import _Text
+from dragonforge.judge.scene import _kp_words, _Scene, _unnamed
+from dragonforge.judge.values import Value
+from dragonforge.judge.words import _P_DIR_WORD_EN, _STOP_EN, _frame_tokens, _has_word, _share, _stem
+
+# --- direction and polarity ----------------------------------------------------------------------
+
+_UP, _DOWN = 1, -1
+_DIRECTION_EN = {**{w: _UP for w in "increase increased increases increasing grew grow grows growth rose rise rises "
+                    "risen rising up gain gained climbed climb jumped surged expanded higher-than".split()},
+                 **{w: _DOWN for w in "decrease decreased decreases decreasing decline declined declines declining "
+                    "fell fall falls fallen falling drop dropped drops down reduced reduction shrank contracted "
+                    "slipped".split()}}
+_DIRECTION_ZH = [(re.compile(r"增长|上升|提高|增加|上涨|增至|升高|升至|提升|扩大"), _UP),
+                 (re.compile(r"下降|减少|降低|下滑|下跌|减至|降至|缩小|回落"), _DOWN)]
+_OPPOSITES_EN = [("above", "below"), ("positive", "negative"), ("benign", "malignant"), ("lighter", "heavier"),
+                 ("mitigated", "aggravated"), ("lenient", "severe"), ("qualified", "unqualified"),
+                 ("approved", "rejected"), ("guilty", "innocent"), ("accepted", "rejected")]
+_OPPOSITES_ZH = [("从轻", "从重"), ("减轻", "加重"), ("阳性", "阴性"), ("良性", "恶性"), ("无前科", "有前科"),
+                 ("初犯", "累犯"), ("高于参考", "低于参考"), ("偏高", "偏低"), ("升高", "降低"), ("同意", "反对"),
+                 ("批准", "驳回"), ("盈利", "亏损"), ("无罪", "有罪"), ("参考范围内", "低于参考"), ("参考范围内", "高于参考"),
+                 ("正常范围内", "低于正常"), ("正常范围内", "高于正常")]
+
+
+def _direction(text: str, language: str) -> int:
+    """+1 for growth words, -1 for decline words, 0 for none or both."""
+    if language == "zh":
+        found = {sign for pattern, sign in _DIRECTION_ZH if pattern.search(text)}
+    else:
+        found = {_DIRECTION_EN[w] for w in _P_DIR_WORD_EN.findall(text.lower()) if w in _DIRECTION_EN}
+    return found.pop() if len(found) == 1 else 0
+
+
+def _opposite_word(kp: str, answer: str, language: str) -> str | None:
+    """Why ``answer`` says the opposite: a polar word of the keypoint whose opposite (not itself) it uses."""
+    low_kp, low_ans = (kp, answer) if language == "zh" else (kp.lower(), answer.lower())
+    pairs = _OPPOSITES_ZH if language == "zh" else _OPPOSITES_EN
+    for a, b in pairs:
+        for mine, other in ((a, b), (b, a)):
+            if _has_word(low_kp, mine, language) and _has_word(low_ans, other, language) \
+                    and not _has_word(low_ans, mine, language):
+                return f"answer says {other} where keypoint says {mine}"
+    return None
+
+
+# --- comparatives --------------------------------------------------------------------------------
+
+_MORE, _LESS = 1, -1
+_CMP_EN = {**{w: _MORE for w in "more larger bigger greater higher longer older later after exceeded exceeds "
+              "heavier costlier".split()},
+           **{w: _LESS for w in "less fewer smaller lower shorter younger earlier before sooner first lighter "
+              "cheaper precedes preceded precede".split()}}
+_P_CMP_EN = re.compile(r"\b(" + "|".join(_CMP_EN) + r")\b")
+_P_NOT_IN_TIME = re.compile(r"\s+(?:tax|deducting|income|the\b|(?:this|that|a|an)\s+"
+                            r"(?:court|judge|tribunal|panel|bench)\b)")
+_P_OUTDO_EN = re.compile(r"\bout-?(?:earn|perform|sell|sold|pac|grew|grow|number|spen|last)[a-z]*",
+                         re.I)  # "out-earned": more
+_P_CMP_ZH = re.compile(r"(?:更|较|比较)(年轻|年长|高|低|多|少|大|小|长|短|早|晚|快|慢|靠前|靠后)|([高低多少大小长短早晚])于|"
+                       r"(在先|在前|率先|先于|在后|后于)|(先)(?=出院|入院|召开|发生|作出|完成|成立|上市|就诊|手术|批准|审议|举行|作案|审理|判决|开庭|被|起诉|提起|宣判|受理|"
+                       r"立案|披露|逮捕|拘留)|"
+                       r"比(?![例较重率对赛])[^，。；,;\d]{1,20}?(?:更|还)?(年轻|年长|高|低|多|少|大|小|长|短|早|晚)")
+_ZH_CMP_SIGN = {"年轻": _LESS, "年长": _MORE, "高": _MORE, "低": _LESS, "多": _MORE, "少": _LESS, "大": _MORE,
+                "小": _LESS, "长": _MORE, "短": _LESS, "早": _LESS, "晚": _MORE, "快": _LESS, "慢": _MORE,
+                "靠前": _LESS, "靠后": _MORE, "在先": _LESS, "在前": _LESS, "率先": _LESS, "先于": _LESS,
+                "在后": _MORE, "后于": _MORE, "先": _LESS}
+
+
+def _comparatives(text: str, language: str) -> list[tuple[int, int, str]]:
+    """(position, sign, word) of each comparative: sign +1 more/later/higher, -1 less/earlier/lower."""
+    out = []
+    if language == "zh":
+        for m in _P_CMP_ZH.finditer(text):
+            word = next(g for g in m.groups() if g)
+            out.append((m.start(), _ZH_CMP_SIGN[word], word))
+    else:
+        for m in _P_CMP_EN.finditer(text):
+            word = m[1]
+            if word == "first":
+                rest = text[m.end():m.end() + 20]
+                if re.match(r"\s+(?!on\b|in\b|at\b|by\b|with\b|and\b|among\b|of\b)[a-z]", rest):
+                    continue  # "its first extraordinary general meeting" is an ordinal, not a comparison
+            if word in ("before", "after") and _P_NOT_IN_TIME.match(text, m.end()):
+                continue  # "before tax", "prosecuted before this court": not an order in time
+            out.append((m.start(), _CMP_EN[word], word))
+        out += [(m.start(), _MORE, "more") for m in _P_OUTDO_EN.finditer(text)]
+        out.sort()
+    return out
+
+
+_P_NEGATION_EN = re.compile(r"\b(?:no|not|never|none|denies|denied|deny|without|neither|nor|unremarkable|"
+                            r"free of|negative for|declined to|absence of|absent)\b|n't\b", re.I)
+_P_NEGATION_ZH = re.compile(r"否认|没有|并未|尚未|未(?!来|成年|婚)|不(?!同|但|仅|过|久|少|断|足|等|论|限)|无(?!锡|期)|"
+                            r"非(?!常|法|凡|典型)|阴性|不成立|宣告.{0,4}无罪")
+# "not disclosed", "未在资料中披露": a clause saying the information is missing, not a denial
+_P_NOT_SAID = re.compile(r"(?:未|没有|不|并未)[^，。；]{0,8}(?:提及|披露|记载|说明|找到|显示|给出|列明|提到)|"
+                         r"\b(?:not|n't|no)\b(?:\s+\w+){0,3}\s+(?:mention|state|disclos|record|specif|provid|report|"
+                         r"give|list|found|availab)", re.I)
+
+
+def _negated(text: str, language: str) -> bool:
+    return bool((_P_NEGATION_ZH if language == "zh" else _P_NEGATION_EN).search(text))
+
+
+def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
+    """The answer's clause on the keypoint's topic says the opposite: negated where the keypoint
+    affirms ("the loan was not repaid" for "the loan was repaid", 宣告无罪 for a conviction) or affirmed
+    where it denies (有某药物过敏史 for 否认药物过敏史). The topic: the keypoint's head word (its last content word) or most of
+    its words, in a clause that names the keypoint's party when it names one."""
+    lang, ans = scene.language, scene.answer
+    body = re.sub(r"^\s*\d+[.、)]\s*", "", kt.masked)
+    negation = _P_NEGATION_ZH if lang == "zh" else _P_NEGATION_EN
+    if "negated" not in scene._memo:
+        scene._memo["negated"] = bool(negation.search(ans.masked))
+    if not scene._memo["negated"] and not negation.search(body):
+        return None  # nothing negated on either side
+    kp = [s for s, _ in _frame_tokens(_unnamed(scene, body), lang)]
+    if not kp:
+        return None
+    head = kp[-1]
+    # the keypoint's own polarity is its head's clause's ("..., and no masses on palpation" denies the
+    # masses, not the examination's other findings)
+    parts = [p for p in re.split(r"[,;，；]", body) if p.strip()]
+    head_part = next((p for p in reversed(parts) if head in {s for s, _ in _frame_tokens(_unnamed(scene, p), lang)}),
+                     body)
+    kp_neg = _negated(head_part, lang)
+    target = head
+    if kp_neg:  # what the keypoint denies: the first content word after its negation ("no masses")
+        m = (_P_NEGATION_ZH if lang == "zh" else _P_NEGATION_EN).search(head_part)
+        after = _frame_tokens(_unnamed(scene, head_part[m.end():]), lang) if m else []
+        target = after[0][0] if after else head
+    mine = set(kp_parties)
+    flips = []
+    for c in ans.clauses:
+        if c.refusal:
+            continue
+        named = scene.parties(c.span[0]) if mine else set()
+        if mine and not named & mine:
+            continue
+        text = ans.masked[c.span[0]:c.span[1]]
+        toks = {s for s, _ in _frame_tokens(_unnamed(scene, text), lang)}
+        share = sum(1 for s in kp if s in toks) / len(kp)
+        if not (head in toks or (share >= 0.6 and len(kp) >= 2)) or len(toks) <= 1 and not _negated(text, lang):
+            continue  # off the topic, or a bare label ("史：") whose value is the next clause
+        if _P_NOT_SAID.search(text):
+            continue  # says it is not in the documents: a refusal, not a denial
+        near = {target} if target in toks else {head} if head in toks else set(kp)
+        if _negated_near(text, near, lang) == kp_neg:
+            return None  # the answer says it the keypoint's way round somewhere
+        flips.append(c.text.strip())
+    if flips:
+        return ("answer denies what keypoint states" if not kp_neg else "answer states what keypoint denies") + \
+            f": {flips[0][:60]}"
+    return None
+
+
+def _negated_near(text: str, topic: set[str], language: str) -> bool:
+    """A negation whose scope reaches the topic: right before one of its words (three English words,
+    four Chinese characters), or in Chinese right after it (罪名不成立); "had no debts and paid in
+    cash" does not deny the payment, nor does 无明显诱因 deny the pain that follows."""
+    pattern = _P_NEGATION_ZH if language == "zh" else _P_NEGATION_EN
+    low = text if language == "zh" else text.lower()
+    spans = []
+    for stem, word in _frame_tokens(text, language):
+        if stem in topic:
+            pos = low.find(word.lower() if language == "en" else word)
+            if pos >= 0:
+                spans.append((pos, pos + len(word)))
+    if not spans:
+        return bool(pattern.search(text))
+    for a, b in spans:
+        if language == "zh":
+            if pattern.search(low[max(0, a - 4):a]) or pattern.search(low[b:b + 5]):
+                return True
+        elif pattern.search(" ".join(low[:a].split()[-3:])):
+            return True
+    return False
+
+
+def _signed(v: Value) -> int:
+    """-1 for a percentage written with a minus sign (a fall), else 0."""
+    return _DOWN if v.kind == "percent" and float(v.value) < 0 else 0
+
+
+_P_POLAR_ZH = re.compile("|".join(w for pair in _OPPOSITES_ZH for w in pair) + r"|无|没有|未|男|女")
+_P_POLAR_EN = re.compile(r"\b(?:" + "|".join(w for pair in _OPPOSITES_EN for w in pair) +
+                         r"|no|not|never|without|non|male|female|man|woman)\b", re.I)
+
+
+def _polarity_clash(kp: str, words: tuple[str, ...], scene: _Scene, kp_parties: list[int]) -> str | None:
+    """An answer sentence on the keypoint's topic (its party or another of its words) using the opposite polar word."""
+    ans, lang = scene.answer, scene.language
+    if not _P_POLAR_ZH.search(kp) if lang == "zh" else not _P_POLAR_EN.search(kp):
+        return None  # no polar, negated or sexed word to contradict
+    polar = {w for pair in (_OPPOSITES_ZH if lang == "zh" else _OPPOSITES_EN) for w in pair}
+    topic = tuple(w for w in words if not any(p in w or w in p for p in polar)) if lang == "zh" else \
+        tuple(w for w in words if w not in {_stem(p) for p in polar})
+    for si in range(len(ans.sentences)):
+        text = " ".join(c.text for c in ans.clauses if c.sentence == si and not c.refusal)
+        clash = text and (_opposite_word(kp, text, lang) or _negation_flip(kp, text, lang) or _sex_clash(kp, text, lang))
+        if not clash:
+            continue
+        named = scene.named_in_sentence(si)
+        if kp_parties and named and not named & set(kp_parties):
+            continue
+        rest = tuple(w for w in topic if w not in clash.lower()) if lang == "en" else tuple(w for w in topic if w not in clash)
+        if not rest or _share(rest, scene.blank(text), lang) > 0 or named & set(kp_parties):
+            return clash
+    return None
+
+
+def _direction_clash(kt: _Text, scene: _Scene) -> str | None:
+    """A clause of the answer on a keypoint clause's topic that moves the other way (增加 for 减少)."""
+    lang, ans = scene.language, scene.answer
+    for kc in kt.clauses:
+        mine = _direction(kc.text, lang)
+        if not mine:
+            continue
+        topic = tuple(w for w in _kp_words(kt, scene, kc.span) if not _direction(w, lang))
+        if not topic:
+            continue
+        for c in ans.clauses:
+            theirs = _direction(c.text, lang)
+            if not c.refusal and theirs == -mine and _share(topic, scene.blank(c.text), lang) >= 0.5:
+                return (f"reversed direction: answer says it {'rose' if theirs > 0 else 'fell'} "
+                        f"where keypoint says it {'rose' if mine > 0 else 'fell'}")
+    return None
+
+
+_P_SEX_ZH = re.compile(r"(?:^|(?<=[，,：:为是\s（(、]))(男|女)(?:性)?(?=[，,。；;、\s)）]|$)")
+_P_SEX_EN = re.compile(r"\b(male|female|man|woman)\b", re.I)
+
+
+def _sex_clash(kp: str, text: str, language: str) -> str | None:
+    """The keypoint says male and the answer female, or the reverse."""
+    pattern = _P_SEX_ZH if language == "zh" else _P_SEX_EN
+    norm = {"男": "M", "女": "F", "male": "M", "man": "M", "female": "F", "woman": "F"}
+    mine = {norm[m[1].lower()] for m in pattern.finditer(kp)}
+    theirs = {norm[m[1].lower()] for m in pattern.finditer(text)}
+    if len(mine) == 1 and len(theirs) == 1 and mine != theirs:
+        said, kept = ("女" if "F" in theirs else "男"), ("男" if "M" in mine else "女")
+        if language == "en":
+            said, kept = ("female" if "F" in theirs else "male"), ("male" if "M" in mine else "female")
+        return f"answer says {said} where keypoint says {kept}"
+    return None
+
+
+_P_NEG_EN = re.compile(r"\b(?:no|not|never|without|non)\s+(?:a\s+|any\s+)?([a-z]+)")
+
+
+def _negation_flip(kp: str, text: str, language: str) -> str | None:
+    """The keypoint negates a word (无X / no X) that the answer asserts (有X / X)."""
+    if language == "zh":
+        for m in re.finditer(r"(?:无|没有|未)([\u4e00-\u9fff]{2})", kp):
+            word = m[1]
+            if ("有" + word) in text and not re.search(rf"(?:无|没有|未){word}", text):
+                return f"answer says 有{word} where keypoint says {m[0]}"
+        return None
+    low = text.lower()
+    for m in _P_NEG_EN.finditer(kp.lower()):
+        word = m[1]
+        if word in _STOP_EN:
+            continue
+        if re.search(rf"\b{word}\b", low) and not re.search(
+                rf"\b(?:no|not|never|without|non)\s+(?:a\s+|any\s+)?(?:\w+\s+)?{word}\b", low):
+            return f"answer states {word} where keypoint says {m[0]}"
+    return None

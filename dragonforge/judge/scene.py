@@ -1,0 +1,177 @@
+"""The scene: one answer judged against all keypoints of one query, with the parties they share.
+
+``_Scene.parties`` and ``_Scene.owner`` say whom a value in the answer is said of; the other keypoints of the
+query (``_Sibling``) tell which values belong to other facts."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from dragonforge.judge.analysis import _analyse, _Clause, _clause_of, _sentence_index, _Text
+from dragonforge.judge.entities import _Entity, _mentions, _party_kind
+from dragonforge.judge.values import Value, ValueKind
+from dragonforge.judge.words import _share, _token_spans
+
+_P_CODE_EN = re.compile(r"\b[A-Z]{2,6}\b")
+_NO_CLAUSE = _Clause((0, 0), 0, False, "")
+
+
+@dataclass(frozen=True, slots=True)
+class _Sibling:
+    """Another keypoint of the same query: its text, values, parties and content words."""
+
+    text: _Text
+    values: tuple[Value, ...]
+    parties: frozenset[int]
+    words: tuple[str, ...]
+
+
+@dataclass(slots=True)
+class _Scene:
+    """One answer judged against the keypoints of one query, with the named parties they share."""
+
+    answer: _Text
+    language: str
+    entities: list[_Entity]
+    mentions: list[tuple[int, int, int]]
+    from_keypoints: int  # entities[:from_keypoints] are named by the keypoints; the rest only by the answer
+    keypoints: list[_Sibling] = field(default_factory=list)  # every keypoint of the query
+    _memo: dict = field(default_factory=dict)
+
+    def others(self, kt: _Text) -> list[_Sibling]:
+        """The query's other keypoints: what they assert tells whose a value is."""
+        return [s for s in self.keypoints if s.text is not kt]
+
+    def mentions_in(self, text: str) -> list[tuple[int, int, int]]:
+        """Mentions of the known parties in a keypoint's text (memoised: each keypoint asks often)."""
+        found = self._memo.get(text)
+        if found is None:
+            found = self._memo[text] = _mentions(text, self.entities, self.language)
+        return found
+
+    def parties(self, pos: int, kinds: set[str] | None = None) -> set[int]:
+        """Whom a value at ``pos`` is said of: the parties in its clause, else those of the nearest clause before
+        it in its sentence that names any ("A spent X, 5.69%, while B spent Y, or 4.6%": 4.6% is B's), else the
+        party that opens the next clause when the value opens the sentence ("2022年8月10日，徐华因…"), else the
+        parties of the nearest earlier sentence that names any. ``kinds`` keeps only parties of those kinds
+        (_party_kind): a person's value is not said of the bureau he works for, nor a company's of its exchange."""
+        ans = self.answer
+        mentions = [m for m in self.mentions if kinds is None or _party_kind(self.entities[m[2]]) in kinds]
+        clause = _clause_of(ans, pos)
+        if clause is not None:
+            inside = {i for p, _, i in mentions if clause.span[0] <= p < clause.span[1]}
+            if inside:
+                return inside
+        si = _sentence_index(ans, pos)
+        before = [m for m in mentions if m[1] <= pos]
+        here = [m for m in before if _sentence_index(ans, m[0]) == si]
+        if here:
+            last = _clause_of(ans, here[-1][0])
+            return {i for p, _, i in here if last is None or last.span[0] <= p < last.span[1]}
+        if clause is not None and _P_LEAD_ONLY.fullmatch(ans.masked[clause.span[0]:clause.span[1]]):
+            nxt = next((c for c in ans.clauses if c.span[0] >= clause.span[1] and c.sentence == clause.sentence), None)
+            opener = [m for m in mentions if nxt is not None and nxt.span[0] <= m[0] <= nxt.span[0] + 1]
+            if opener:
+                return {opener[0][2]}
+        if not before:
+            return set()
+        nearest = _sentence_index(ans, before[-1][0])  # else everyone the nearest earlier sentence names
+        return {i for p, _, i in before if _sentence_index(ans, p) == nearest}
+
+    def owner(self, pos: int) -> int | None:
+        """The one party a value at ``pos`` belongs to: the last named before it in its clause, else the first
+        after it there, else the last named before it in the answer."""
+        clause = _clause_of(self.answer, pos)
+        if clause is not None:
+            before = [m for m in self.mentions if clause.span[0] <= m[0] and m[1] <= pos]
+            if before:
+                return before[-1][2]
+            after = [m for m in self.mentions if pos <= m[0] < clause.span[1]]
+            if after:
+                return after[0][2]
+        before = [m for m in self.mentions if m[1] <= pos]
+        return before[-1][2] if before else None
+
+    def mentioned(self, idx: int) -> bool:
+        """Is party ``idx`` named outside the answer's refusal clauses?"""
+        return any(i == idx and not (_clause_of(self.answer, a) or _NO_CLAUSE).refusal for a, _, i in self.mentions)
+
+    def named_in_sentence(self, si: int) -> set[int]:
+        return {i for p, _, i in self.mentions if _sentence_index(self.answer, p) == si}
+
+    def blank(self, text: str) -> str:
+        """``text`` with every party's name blanked: names are judged apart from words."""
+        low = text if self.language == "zh" else text.lower()
+        for ent in self.entities:
+            for alias in ent.aliases:
+                low = low.replace(alias, " ")
+        return low
+
+
+_P_LEAD_ONLY = re.compile(r"[\W_]*(?:on|in|at|by|于|在)?[\W_]*", re.I)  # a clause holding nothing but its value
+
+
+def _fact_values(kt: _Text, facts: list[dict]) -> list[Value]:
+    """The keypoint's values, completed from its build facts where extraction missed one."""
+    values = list(kt.values)
+    for fact in facts:
+        kind, text = fact.get("kind"), fact.get("text") or ""
+        if kind not in ("date", "money", "percent", "count") or not text:
+            continue
+        pos = kt.text.find(text)
+        if pos >= 0 and any(v.span[0] < pos + len(text) and pos < v.span[1] for v in values):
+            continue
+        span = (max(pos, 0), max(pos, 0) + len(text))
+        found = _analyse(text, kt.language).values
+        if found:
+            values.extend(Value(v.kind, v.value, v.text, span, v.unit, v.step) for v in found)
+        elif kind == "date" and isinstance(fact.get("value"), str):
+            values.append(Value("date", fact["value"], text, span))
+        elif isinstance(fact.get("value"), (int, float)):
+            vkind: ValueKind = "money" if kind == "money" else "percent" if kind == "percent" else "count"
+            unit = fact.get("unit")
+            values.append(Value(vkind, float(fact["value"]), text, span, unit if unit in ("USD", "CNY") or
+                                vkind != "money" else None))
+    return sorted(values, key=lambda v: v.span)
+
+
+def _kp_words(kt: _Text, scene: _Scene, span: tuple[int, int] | None = None) -> tuple[str, ...]:
+    """The keypoint's content words (within ``span``), leaving out its values and the parties it names."""
+    a, b = span or (0, len(kt.text))
+    skip = [v.span for v in kt.values] + [(m[0], m[1]) for m in scene.mentions_in(kt.text)]
+    return tuple(dict.fromkeys(w for w, p, q in _token_spans(kt.text, scene.language)
+                               if a <= p and q <= b and not any(p < y and x < q for x, y in skip)))
+
+
+def _unnamed(scene: _Scene, text: str) -> str:
+    """``text`` with every party's name blanked, its case kept (a proper name is a kind of word)."""
+    key = ("unnamed", text)
+    if key in scene._memo:
+        return scene._memo[key]
+    for ent in scene.entities:
+        for alias in ent.aliases:
+            text = re.sub(rf"\b{re.escape(alias)}\b", " ", text, flags=re.I) if scene.language == "en" else \
+                text.replace(alias, " ")
+    scene._memo[key] = text
+    return text
+
+
+def _refused_here(scene: _Scene, words: tuple[str, ...], kp_parties: list[int]) -> bool:
+    """Does a refusal clause (with the value-free clause that may introduce it) say this fact is missing?"""
+    ans = scene.answer
+    for n, c in enumerate(ans.clauses):
+        if not c.refusal:
+            continue
+        a = c.span[0]
+        if n and ans.clauses[n - 1].sentence == c.sentence:
+            prev = ans.clauses[n - 1]
+            if not any(prev.span[0] <= v.span[0] < prev.span[1] for v in ans.values):
+                a = prev.span[0]
+        text = ans.text[a:c.span[1]]
+        named = {i for p, _, i in scene.mentions if a <= p < c.span[1]}
+        if named and kp_parties and not named & set(kp_parties):
+            continue  # says another party's fact is missing
+        if _share(words, scene.blank(text), scene.language) >= 0.5 or named & set(kp_parties):
+            return True
+    return False

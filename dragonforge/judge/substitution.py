@@ -1,0 +1,195 @@
+"""Substitution: the answer puts another value of the same kind where the keypoint's value stands.
+
+Non-numeric values (a place, person, organisation, category, charge, drug or finding) are compared in their
+frame, the words around them: the same frame holding another member of the same class (a drug of the same
+stem family, another charge ending in 罪, another party) is a substitution, so Wrong."""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from dragonforge.judge.analysis import _Text
+from dragonforge.judge.entities import _org_kind
+from dragonforge.judge.scene import _Scene, _unnamed
+from dragonforge.judge.words import _P_CJK, _content_tokens, _coverage, _frame_tokens
+
+# --- substitution in the same frame ---------------------------------------------------------------
+
+# Pairs that exclude each other in every genre (sides, positions, test results, course, direction):
+# a general table of opposites, not a list of any benchmark's values.
+_OPPOSITES = {frozenset(p) for p in (
+    ("left", "right"), ("upper", "lower"), ("anterior", "posterior"), ("proximal", "distal"), ("positive", "negative"),
+    ("benign", "malignant"), ("acute", "chronic"), ("increase", "decrease"), ("rise", "fall"), ("higher", "lower"),
+    ("profit", "loss"), ("gain", "loss"), ("plaintiff", "defendant"), ("appellant", "appellee"), ("male", "female"),
+    ("左", "右"), ("左侧", "右侧"), ("上", "下"), ("阳性", "阴性"), ("良性", "恶性"), ("急性", "慢性"), ("增加", "减少"),
+    ("上升", "下降"), ("升高", "降低"), ("增长", "下降"), ("盈利", "亏损"), ("原告", "被告"), ("男", "女"), ("男性", "女性"),
+    ("Ⅰ型", "Ⅱ型"), ("i型", "ii型"))}
+
+
+_INN_SUFFIXES = ("olol", "pril", "sartan", "statin", "dipine", "cillin", "mycin", "floxacin", "prazole", "tidine",
+                 "azole", "cycline", "gliptin", "glitazone", "semide", "thiazide", "parin", "xaban", "gatran",
+                 "mab", "tinib", "vir", "setron", "triptan", "profen", "sone", "olone", "azepam", "oxetine",
+                 "tropium", "terol", "formin")
+_INN_PREFIXES = ("cef", "sulfa")
+
+
+def _same_class(k: str, a: str, language: str) -> bool:
+    """Two words that name different members of one kind: a table's opposites (left/right), in
+    Chinese two names built alike on one head (one charge for another: both end in 罪), in English
+    two drugs of one class (a shared INN stem: -olol, -pril, cef-). Shared letters alone are not
+    enough (physician/clinician), nor are two capitalised words (Board/Directors)."""
+    kl, al = k.lower(), a.lower()
+    if kl == al or kl in al or al in kl:
+        return False
+    if frozenset((kl, al)) in _OPPOSITES:
+        return True
+    if language == "zh":
+        # names of one kind share their head and are built alike (盗窃罪/抢劫罪 both three characters);
+        # a longer or shorter word with the same last character is mostly the same act said otherwise
+        return (len(k) == len(a) >= 3 and k[-1] == a[-1] and _P_CJK.search(k[-1]) is not None
+                and k[-1] not in "的了人者") or (len(k) >= 3 and len(a) >= 3 and k[:2] == a[:2])
+    # two drugs of one class share the class's stem (the WHO INN stems): a general table
+    return any(kl.endswith(stem) and al.endswith(stem) for stem in _INN_SUFFIXES) or \
+        any(kl.startswith(stem) and al.startswith(stem) for stem in _INN_PREFIXES)
+
+
+def _party_substitution(kp: tuple[tuple[str, str], ...], said: set[str], scene: _Scene, mine: set[int]) -> str | None:
+    """In a clause that names the keypoint's party, a word of the keypoint's kind in place of the
+    keypoint's word (one charge for another, said of the same defendant). Any other word where the
+    frame ends is not enough: with the names blanked, "the physician was NAME" ends in "physician".)"""
+    lang, ans = scene.language, scene.answer
+    ks = [s for s, _ in kp]
+    gone = [(s, w) for s, w in kp if s not in said]  # the keypoint's words the answer never says
+    if not gone:
+        return None
+    for c in ans.clauses:
+        if c.refusal:
+            continue
+        named = {i for p, _, i in scene.mentions if c.span[0] <= p < c.span[1]}
+        if not named & mine or named - mine:
+            continue
+        toks = _frame_tokens(_unnamed(scene, ans.masked[c.span[0]:c.span[1]]), lang)
+        for _, k_w in gone:
+            for a_s, a_w in toks:
+                if a_s not in ks and _same_class(k_w, a_w, lang) and not (lang == "en" and a_w[:1].isupper()
+                                                                          and a_w is toks[0][1]):
+                    return f"answer says {a_w} where keypoint says {k_w} of the same party"
+    return None
+
+
+def _frame_substitution(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
+    """An answer that says the keypoint in its own frame with another member of the same kind in
+    one place: in a clause naming the keypoint's party (``_party_substitution``), or, for a keypoint
+    naming no one, in a sentence whose words before or after the place match the keypoint's (a
+    side, a test result, a drug of the same class, another proper name)."""
+    lang, ans = scene.language, scene.answer
+    kp = _frame_tokens(_unnamed(scene, kt.masked), lang)
+    said = scene._memo.get("said")
+    if said is None:
+        said = scene._memo["said"] = {s for s, _ in _frame_tokens(_unnamed(scene, ans.masked), lang)}
+    if all(s in said for s, _ in kp):
+        return None  # every word of the keypoint is in the answer: none was put in another's place
+    mine = set(kp_parties)
+    if mine and kp:
+        found = _party_substitution(kp, said, scene, mine)
+        if found:
+            return found
+    if len(kp) < 2:
+        return None
+    for si, (a, b) in enumerate(ans.sentences):
+        clauses = [c for c in ans.clauses if c.sentence == si]
+        if not clauses or any(c.refusal for c in clauses):
+            continue
+        named = scene.named_in_sentence(si)
+        if mine and not named & mine:
+            continue  # about someone else, or no one the keypoint names
+        sent = _frame_tokens(_unnamed(scene, ans.masked[a:b]), lang)
+        ks, ss = [s for s, _ in kp], [s for s, _ in sent]
+        ops = difflib.SequenceMatcher(None, ks, ss, autojunk=False).get_opcodes()
+        matched = sum(i2 - i1 for tag, i1, i2, _, _ in ops if tag == "equal")
+        for n, (tag, i1, i2, j1, j2) in enumerate(ops):
+            if tag != "replace" or i2 - i1 > 3 or j2 - j1 > 4:
+                continue
+            if any(s in said for s in ks[i1:i2]):
+                continue  # the answer says the keypoint's word too (elsewhere, or as a paraphrase's part)
+            left = n > 0 and ops[n - 1][0] == "equal"
+            right = n + 1 < len(ops) and ops[n + 1][0] == "equal"
+            if not (left or right) or matched < max(1, (len(ks) - (i2 - i1)) * 0.6):
+                continue
+            kw, aw = [w for _, w in kp[i1:i2]], [w for _, w in sent[j1:j2]]
+            # a capital that only opens a sentence or a clause says nothing of a name
+            opens = {j1} if j1 == 0 or re.search(r"[:;,(]\s*$", ans.masked[a:b].split(sent[j1][1])[0]) else set()
+            aw_names = [x for j, x in zip(range(j1, j2), aw, strict=True) if j not in opens or lang == "zh"]
+            kw_names = kw if i1 > 0 or lang == "zh" else kw[1:]
+            same = any(_same_class(k, x, lang) for k in kw_names for x in aw_names)
+            if same:
+                return f"answer says {' '.join(aw) if lang == 'en' else ''.join(aw)} where keypoint says " \
+                       f"{' '.join(kw) if lang == 'en' else ''.join(kw)}"
+    return None
+
+
+_P_LABEL_VALUE_ZH = re.compile(r"^([^，。；、\d]{2,10}?)(?:为|是|系)([^，。；]{2,30})[。.]?$")
+_P_LABEL_VALUE_EN = re.compile(r"^(?:the|its|his|her|their)\s+([a-z][\w\s'-]{2,40}?)\s+(?:was|is|were|are)\s+([^,;]{2,80}?)\.?$",
+                               re.I)
+
+
+_P_NOT_A_FILLER = re.compile(r"(?:made|given|done|not|also|on|in|at|by|for|from|due|because|that|when|still|then|"
+                             r"brought|held|taken|paid|sold|won|found|set|put|led|sent|spent|told|known|shown|"
+                             r"[a-z]+ed|[a-z]+ing|[a-z]+en)\b|由|在|于|根据|基于|按照|经|因|未|不|也|还|已", re.I)  # not a noun phrase
+
+
+def _filler_clash(kt: _Text, scene: _Scene) -> str | None:
+    """A "LABEL is VALUE" keypoint whose label the answer fills with another value ("The drug was finasteride" /
+    "The drug was tamsulosin", "收入最少的是住宅开发板块" / "收入最少的是商业物业租赁板块")."""
+    lang, ans = scene.language, scene.answer
+    pattern = _P_LABEL_VALUE_ZH if lang == "zh" else _P_LABEL_VALUE_EN
+    m = pattern.match(kt.text.strip())
+    if not m or _P_NOT_A_FILLER.match(m[2].strip()):
+        return None
+    label, value = _content_tokens(scene.blank(m[1]), lang), _content_tokens(scene.blank(m[2]), lang)
+    said = scene.blank(" ".join(c.text for c in ans.clauses if not c.refusal))
+    if not label or not value or _coverage(value, said, lang) >= 0.5:
+        return None  # no label of its own, or the answer gives this value somewhere
+    for c in ans.clauses:
+        theirs = pattern.match(c.text.strip())
+        if c.refusal or not theirs or _P_NOT_A_FILLER.match(theirs[2].strip()):
+            continue
+        other = _content_tokens(scene.blank(theirs[2]), lang)
+        if other and _coverage(label, scene.blank(theirs[1]), lang) >= 0.99:
+            return f"answer gives {theirs[2].strip()} where keypoint has {m[2].strip()}"
+    return None
+
+
+def _label_value(kp: str, language: str) -> str | None:
+    """The value side of a "LABEL为VALUE" / "The LABEL was VALUE" keypoint, or None."""
+    m = (_P_LABEL_VALUE_ZH if language == "zh" else _P_LABEL_VALUE_EN).match(kp.strip())
+    return m[2] if m else None
+
+
+def _substitution(scene: _Scene, kp_parties: list[int], words: tuple[str, ...]) -> str | None:
+    """A clause on the keypoint's topic that keeps one of its parties but names someone else in the other's
+    place ("Eddie White was defended by Sheri Reid"), or names a same-kind organisation in place of its one
+    organisation (上海证券交易所 for 深圳证券交易所)."""
+    ans, lang = scene.answer, scene.language
+    together = [{i for p, _, i in scene.mentions if c.span[0] <= p < c.span[1]} for c in ans.clauses if not c.refusal]
+    if any(set(kp_parties) <= named for named in together):
+        return None  # the answer states the keypoint's own pairing somewhere
+    for c in ans.clauses:
+        if c.refusal:
+            continue
+        named = {i for p, _, i in scene.mentions if c.span[0] <= p < c.span[1]}
+        absent = [i for i in kp_parties if i not in named]
+        if not absent or not named - set(kp_parties):
+            continue
+        topic = _coverage(words, scene.blank(c.text), lang) if words else 1.0
+        for i in absent:
+            for j in named - set(kp_parties):
+                same_kind = scene.entities[j].org == scene.entities[i].org
+                if same_kind and named & set(kp_parties) and topic >= 0.5:
+                    return f"answer names {scene.entities[j].name} where keypoint names {scene.entities[i].name}"
+                others_here = set(kp_parties) - {i} <= named
+                if same_kind and scene.entities[i].org and others_here and not scene.mentioned(i) and topic > 0 \
+                        and _org_kind(scene.entities[i]) == _org_kind(scene.entities[j]) is not None:
+                    return f"answer names {scene.entities[j].name} where keypoint names {scene.entities[i].name}"
+    return None

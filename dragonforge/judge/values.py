@@ -1,0 +1,418 @@
+"""Values: finding and normalising the dates, amounts, percentages, durations, counts and numbers a text states.
+
+Each value gets a canonical form that is the same across English and Chinese conventions (``2019-03-05``
+for 2019年3月5日 and March 5, 2019; 3.5 years as 42 months; ¥1.2亿 as 120,000,000 CNY), so a keypoint's value
+and an answer's can be compared whatever their wording. ``_same_value`` and ``_conflicts`` decide whether two
+values of one kind agree, allowing for the rounding the less precise one shows."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+ValueKind = Literal["date", "money", "percent", "count", "duration", "number", "name"]
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    """One value found in a text: canonical ``value`` (float, or str for dates, ranges, names)."""
+
+    kind: ValueKind
+    value: float | str
+    text: str
+    span: tuple[int, int]
+    unit: str | None = None  # currency (CNY/USD), duration base (months/days/hours), count unit
+    step: float = 0.0  # half the last written digit's place value: the rounding a match allows
+
+# --- numbers -------------------------------------------------------------------------------------
+
+_NUM = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
+_CN_DIGITS = {"零": 0, "〇": 0, "○": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
+              "七": 7, "八": 8, "九": 9}
+_CN_UNITS = {"十": 10, "百": 100, "千": 1000}
+_CN_BIG = {"万": 10_000, "亿": 100_000_000}
+_CN_NUM = r"[零〇○一二两三四五六七八九十百千万亿]+(?:点[零〇○一二三四五六七八九]+)?"
+_EN_WORDS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen".split())}
+_EN_WORDS.update({w: 10 * i for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)})
+_EN_NUMWORD = (r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|four|five|six|"
+               r"seven|eight|nine))?|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
+               r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)")
+_SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "mn": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9,
+           "trillion": 1e12, "千": 1e3, "万": 1e4, "十万": 1e5, "百万": 1e6, "千万": 1e7, "亿": 1e8, "十亿": 1e9,
+           "百亿": 1e10, "万亿": 1e12}
+
+
+def _arabic(s: str) -> tuple[float, float]:
+    """(value, half-step) of an Arabic numeral with optional thousands commas."""
+    s = s.replace(",", "")
+    decimals = len(s.split(".")[1]) if "." in s else 0
+    return float(s), 0.5 * 10 ** -decimals
+
+
+def cn_to_number(s: str) -> float:
+    """Chinese numeral to number: 一百二十 → 120, 两 → 2, 三千五百万 → 35000000, 十二点五 → 12.5."""
+    if "点" in s:
+        whole, frac = s.split("点", 1)
+        return (cn_to_number(whole) if whole else 0.0) + float("0." + "".join(str(_CN_DIGITS[c]) for c in frac))
+    if s and all(c in _CN_DIGITS for c in s) and len(s) > 1:  # digit by digit: 二〇一九
+        return float("".join(str(_CN_DIGITS[c]) for c in s))
+    total, section, digit = 0.0, 0.0, None
+    for ch in s:
+        if ch in _CN_DIGITS:
+            digit = _CN_DIGITS[ch]
+        elif ch in _CN_UNITS:
+            section += (1 if digit is None else digit) * _CN_UNITS[ch]
+            digit = None
+        elif ch in _CN_BIG:
+            section += digit or 0
+            total = (total + section) * _CN_BIG[ch] if ch == "亿" else total + section * _CN_BIG[ch]
+            section, digit = 0.0, None
+    return total + section + (digit or 0)
+
+
+def _en_word_number(s: str) -> float:
+    parts = re.split(r"[- ]", s.lower())
+    return float(sum(_EN_WORDS[p] for p in parts))
+
+
+def _number(s: str) -> tuple[float, float]:
+    """(value, half-step) of an Arabic, Chinese or English-word numeral."""
+    if re.fullmatch(_NUM, s):
+        return _arabic(s)
+    if re.fullmatch(_EN_NUMWORD, s, re.I):
+        return _en_word_number(s), 0.5
+    v = cn_to_number(s)
+    return v, 0.5 if v == int(v) else 0.05
+
+
+# --- value patterns (compiled once; applied in this order, earlier spans win) ------------------
+
+_MONTHS = {m: i for i, m in enumerate(
+    "january february march april may june july august september october november december".split(), 1)}
+_MONTHS.update({m[:3]: i for m, i in list(_MONTHS.items())})
+_MONTH_RE = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+_CN_SMALL = r"[一二三四五六七八九十]{1,3}"
+_CN_YEAR = r"[〇○零一二三四五六七八九]{4}"
+
+_P_DATE_ZH = re.compile(rf"(?<!\d)(\d{{4}}|{_CN_YEAR})\s*年\s*(\d{{1,2}}|{_CN_SMALL})\s*月(?:\s*(\d{{1,2}}|{_CN_SMALL})\s*[日号])?")
+_P_DATE_ISO = re.compile(r"(?<![\d.])(\d{4})([-/.])(\d{1,2})\2(\d{1,2})(?![\d])")
+_P_DATE_MDY = re.compile(rf"\b({_MONTH_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I)
+_P_DATE_DMY = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE})\.?,?\s+(\d{{4}})\b", re.I)
+_P_DATE_MY = re.compile(rf"\b({_MONTH_RE})\.?,?\s+(?:of\s+)?(\d{{4}})\b", re.I)
+_P_DATE_YM_ISO = re.compile(r"(?<![\d.])(\d{4})-(\d{1,2})(?![\d.%-])")
+_P_DATE_MD_ZH = re.compile(rf"(?<!\d)(?<!\d年)(\d{{1,2}}|{_CN_SMALL})月(\d{{1,2}}|{_CN_SMALL})[日号]")  # 同年7月10日 too
+_P_DATE_MD_EN = re.compile(rf"\b({_MONTH_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s*(?:%|,?\s*\d{{4}}))", re.I)
+_P_YEAR_ZH = re.compile(rf"(?<!\d)(\d{{4}}|{_CN_YEAR})\s*年(?!\s*\d{{1,2}}\s*个?月)")
+_P_YEAR = re.compile(r"(?<![\d,.$¥￥])((?:19|20)\d{2})(?!\d|[,.]\d|%|\s*(?:million|billion|thousand|万|亿|元|美元|dollars|yuan|"
+                     r"years?\b|months?\b|days?\b|employees|people|persons|人|个|项|次|岁))")
+
+_P_PERCENT = re.compile(rf"(?<![\d.])([-−－]?)({_NUM})\s*(?:%|％|\s?percent(?:age points?)?\b|\s?per\s?cent\b|\s?pct\b)",
+                        re.I)
+_P_PERCENT_CN = re.compile(r"百分之([零〇一二两三四五六七八九十百点]+)")
+
+_CUR_PRE = r"(?P<pre>US\$|USD|RMB|CNY|HK\$|\$|¥|￥|人民币)"
+_CUR_POST = r"(?P<post>US dollars?|U\.S\. dollars?|dollars?|USD|yuan|RMB|CNY|美元|港元|人民币元|元)"
+_SCALE_EN = r"(?P<scale>thousand|million|billion|trillion|bn|mn)"
+_SCALE_ZH = r"(?P<zscale>万亿|千万|百万|十万|十亿|百亿|万|亿|千)"
+_P_MONEY = re.compile(
+    rf"(?:{_CUR_PRE}\s?)?(?<![\d.])(?P<num>{_NUM}|{_CN_NUM})\s?(?:{_SCALE_EN}\b|{_SCALE_ZH})?\s?{_CUR_POST}?", re.I)
+
+_DUR_UNITS_EN = {"year": ("months", 12), "month": ("months", 1), "week": ("days", 7), "day": ("days", 1),
+                 "hour": ("hours", 1), "minute": ("minutes", 1)}
+_DUR_UNITS_ZH = {"年": ("months", 12), "个月": ("months", 1), "個月": ("months", 1), "个星期": ("days", 7),
+                 "周": ("days", 7), "星期": ("days", 7), "天": ("days", 1), "日": ("days", 1),
+                 "小时": ("hours", 1), "个小时": ("hours", 1), "個小時": ("hours", 1), "分钟": ("minutes", 1)}
+_EN_AMOUNT = rf"(?:{_NUM}|{_EN_NUMWORD}|an?)"
+_P_DUR_EN = re.compile(
+    rf"(?<![\d.])\b({_EN_AMOUNT})(\s+and\s+a\s+half)?[\s-]+(?:(years?)(?:['’]s?)?(?:,?\s+(?:and\s+)?({_EN_AMOUNT})[\s-]+(months?)(?:['’]s?)?)?"
+    rf"|(weeks?)(?:['’]s?)?(?:,?\s+(?:and\s+)?({_EN_AMOUNT})[\s-]+(days?)(?:['’]s?)?)?"
+    rf"|(months?|days?|hours?|minutes?)(?:['’]s?)?)(\s+and\s+a\s+half)?\b", re.I)
+_ZH_AMOUNT = rf"(?:\d+(?:\.\d+)?|{_CN_NUM})"
+_P_DUR_ZH = re.compile(
+    rf"(?<![\d.第上下每同本当前近去今明])({_ZH_AMOUNT})\s*(年(?![度底末初中])|个月|個月|个星期|星期|周(?!岁)|天|日|个小时|個小時|小时|分钟)"
+    rf"(?:零?({_ZH_AMOUNT})\s*(个月|個月|天)|(半))?(?![\d月])")
+_P_HALF_YEAR_ZH = re.compile(r"(?<![\u4e00-\u9fff])半年|(?<=[为刑期判处了])半年")
+_P_AGE = re.compile(
+    rf"(?:\baged?\s+({_NUM}|{_EN_NUMWORD})(?:\s+years?(?:\s+old)?)?\b|(?<![\d.])\b({_NUM}|{_EN_NUMWORD})[\s-]+years?[\s-]+old\b"
+    rf"|(?<![\d.])({_ZH_AMOUNT})\s*(?:周岁|岁))", re.I)
+_UNIT_ALIASES = {"beats per minute": "bpm", "bpm": "bpm", "次/分": "bpm", "次/分钟": "bpm", "°c": "c", "℃": "c",
+                 "度": "c"}
+_P_PAIR = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(/|-|–|~|～|至|到)\s*(\d+(?:\.\d+)?)\s*"
+                     r"(mmHg|g/L|mg/L|mmol/L|μmol/L|umol/L|U/L|mg|g|kg|mL|ml|L|cm|mm|°C|℃|%)?(?![\d/])")
+_P_COUNT = re.compile(
+    rf"(?<![\d.A-Za-z第])({_NUM}|{_CN_NUM})\s*(beats per minute|bpm|次/分钟|次/分|mmHg|g/L|mg/L|mmol/L|μmol/L|umol/L|U/L|"
+    rf"°C|℃|mg|kg|mL|ml|cm|mm|IU|单位|名|位|人|项|次|家|例|件|份|台|床|张|个|employees|people|persons|patients|"
+    rf"times|units|beds|cases|shares)(?![A-Za-z])")
+_P_NUMBER = re.compile(rf"(?<![\d.A-Za-z])({_NUM})(?:\s?({_SCALE_EN})\b|({_SCALE_ZH}))?(?![\d])", re.I)
+
+
+def _date_value(y: int | None, m: int | None = None, d: int | None = None) -> str | None:
+    if m is not None and not 1 <= m <= 12 or d is not None and not 1 <= d <= 31:
+        return None
+    return "-".join([f"{y:04d}" if y else "----"] + ([f"{m:02d}"] if m else []) + ([f"{d:02d}"] if d else []))
+
+
+def _date_parts(v: str) -> tuple[int | None, int | None, int | None]:
+    """(year, month, day) of a canonical date; "----" stands for an unknown year, and anything
+    that is not a date gives (None, None, None)."""
+    year, _, rest = (v[4:5] == "-" and v[:4], None, v[5:]) if v.startswith("----") else v.partition("-")
+    try:
+        y = None if year in ("----", False, "") else int(year)
+        parts = [int(p) for p in rest.split("-") if p] if rest else []
+    except ValueError:
+        return None, None, None
+    return y, parts[0] if parts else None, parts[1] if len(parts) > 1 else None
+
+
+def _zh_int(s: str) -> int:
+    return int(s) if s.isdigit() else int(cn_to_number(s))
+
+
+class _Finder:
+    """Collects non-overlapping values of one text; earlier patterns win a span."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.taken = bytearray(len(text))
+        self.values: list[Value] = []
+
+    def free(self, a: int, b: int) -> bool:
+        return not any(self.taken[a:b])
+
+    def add(self, kind: ValueKind, value: float | str | None, a: int, b: int, unit: str | None = None,
+            step: float = 0.0) -> None:
+        if value is None or not self.free(a, b):
+            return
+        self.taken[a:b] = b"\x01" * (b - a)
+        self.values.append(Value(kind, value, self.text[a:b], (a, b), unit, step))
+
+
+_P_HAS_DATE_ZH = re.compile(r"[年月]")
+_P_HAS_MONTH_EN = re.compile(_MONTH_RE, re.I)
+_P_HAS_DURATION = re.compile(r"year|month|week|day|hour|minute|aged|old|[年月周天日时钟岁]", re.I)
+
+
+def _find_dates(f: _Finder) -> None:
+    t = f.text
+    if _P_DATE_ISO.search(t):
+        for m in _P_DATE_ISO.finditer(t):
+            f.add("date", _date_value(int(m[1]), int(m[3]), int(m[4])), *m.span())
+    if _P_HAS_DATE_ZH.search(t):
+        _find_dates_zh(f)
+    if _P_HAS_MONTH_EN.search(t):
+        _find_dates_en(f)
+    for m in _P_DATE_YM_ISO.finditer(t):
+        f.add("date", _date_value(int(m[1]), int(m[2])), *m.span())
+    for m in _P_YEAR.finditer(t):
+        f.add("date", _date_value(int(m[1])), *m.span())
+
+
+def _find_dates_zh(f: _Finder) -> None:
+    t = f.text
+    for m in _P_DATE_ZH.finditer(t):
+        f.add("date", _date_value(_zh_int(m[1]), _zh_int(m[2]), _zh_int(m[3]) if m[3] else None), *m.span())
+    for m in _P_DATE_MD_ZH.finditer(t):
+        f.add("date", _date_value(None, _zh_int(m[1]), _zh_int(m[2])), *m.span())
+    for m in _P_YEAR_ZH.finditer(t):
+        f.add("date", _date_value(_zh_int(m[1])), *m.span())
+
+
+def _find_dates_en(f: _Finder) -> None:
+    t = f.text
+    for m in _P_DATE_MDY.finditer(t):
+        f.add("date", _date_value(int(m[3]), _MONTHS[m[1].lower()[:3]], int(m[2])), *m.span())
+    for m in _P_DATE_DMY.finditer(t):
+        f.add("date", _date_value(int(m[3]), _MONTHS[m[2].lower()[:3]], int(m[1])), *m.span())
+    for m in _P_DATE_MY.finditer(t):
+        if m[1].lower() == "may" and not m[0][0].isupper():
+            continue  # "may 2019" in running text is rarely a month
+        f.add("date", _date_value(int(m[2]), _MONTHS[m[1].lower()[:3]]), *m.span())
+    for m in _P_DATE_MD_EN.finditer(t):
+        if m[1][0].isupper():
+            f.add("date", _date_value(None, _MONTHS[m[1].lower()[:3]], int(m[2])), *m.span())
+
+
+def _find_percents(f: _Finder) -> None:
+    for m in _P_PERCENT.finditer(f.text):
+        v, step = _arabic(m[2])
+        f.add("percent", -v if m[1] else v, *m.span(), unit="%", step=step)  # 同比增减-5.52%: a 5.52% fall
+    for m in _P_PERCENT_CN.finditer(f.text):
+        v, step = _number(m[1])
+        f.add("percent", v, *m.span(), unit="%", step=step)
+
+
+def _currency(pre: str | None, post: str | None) -> str | None:
+    for token in (pre, post):
+        if not token:
+            continue
+        low = token.lower()
+        if "$" in low or "dollar" in low or low in ("usd", "美元"):
+            return "HKD" if low in ("hk$", "港元") else "USD"
+        if low in ("rmb", "cny", "yuan", "¥", "￥", "元", "人民币", "人民币元"):
+            return "CNY"
+        if low == "港元":
+            return "HKD"
+    return None
+
+
+def _find_money(f: _Finder) -> None:
+    for m in _P_MONEY.finditer(f.text):
+        pre, post, num = m["pre"], m["post"], m["num"]
+        if not (pre or post):
+            continue
+        if not re.fullmatch(_NUM, num) and not (post and post in ("元", "美元", "港元", "人民币元")):
+            continue  # Chinese numerals only before a Chinese currency word
+        value, step = _number(num)
+        scale = _SCALES[m["scale"].lower()] if m["scale"] else _SCALES[m["zscale"]] if m["zscale"] else 1.0
+        a, b = m.span()
+        while b > a and f.text[b - 1] == " ":
+            b -= 1
+        f.add("money", value * scale, a, b, unit=_currency(pre, post), step=step * scale)
+
+
+def _find_durations(f: _Finder, language: str) -> None:
+    if not _P_HAS_DURATION.search(f.text):
+        return
+    for m in _P_AGE.finditer(f.text):
+        raw = m[1] or m[2] or m[3]
+        v, _ = _number(raw)
+        f.add("count", v, *m.span(), unit="age", step=0.5)
+    for m in _P_DUR_EN.finditer(f.text) if language == "en" else ():
+        amount = 1.0 if m[1].lower() in ("a", "an") else _number(m[1])[0]
+        if m[2] or m[10]:
+            amount += 0.5  # "six and a half years", "a year and a half"
+        unit = m[3] or m[6] or m[9]
+        base, mult = _DUR_UNITS_EN[unit.lower().rstrip("s")]
+        total = amount * mult
+        second = (m[4], m[5]) if m[4] else (m[7], m[8]) if m[7] else None
+        if second:
+            amount2 = 1.0 if second[0].lower() in ("a", "an") else _number(second[0])[0]
+            base2, mult2 = _DUR_UNITS_EN[second[1].lower().rstrip("s")]
+            total += amount2 * mult2 if base2 == base else 0
+        if m[1].lower() in ("a", "an") and not second and not m[10]:
+            continue  # "a year" alone is too vague to be a value
+        f.add("duration", total, *m.span(), unit=base, step=0.5)
+    for m in _P_DUR_ZH.finditer(f.text) if language == "zh" else ():
+        if m[2] == "日" and not m[1].isdigit():
+            continue  # 一日/每日 are not durations
+        amount, _ = _number(m[1])
+        base, mult = _DUR_UNITS_ZH[m[2]]
+        total = amount * mult
+        if m[3]:
+            base2, mult2 = _DUR_UNITS_ZH[m[4]]
+            if base2 == base:
+                total += _number(m[3])[0] * mult2
+        elif m[5]:
+            total += 0.5 * mult  # 一年半
+        f.add("duration", total, *m.span(), unit=base, step=0.5)
+    for m in _P_HALF_YEAR_ZH.finditer(f.text) if language == "zh" else ():
+        f.add("duration", 6.0, *m.span(), unit="months", step=0.5)
+
+
+def _find_counts(f: _Finder) -> None:
+    for m in _P_PAIR.finditer(f.text):
+        if not m[4] and m[2] != "/":
+            continue  # a bare "3-5" is too ambiguous
+        unit = (m[4] or "").lower() or None
+        f.add("count", f"{float(m[1]):g}/{float(m[3]):g}" if m[2] == "/" else f"{float(m[1]):g}-{float(m[3]):g}",
+              *m.span(), unit=_UNIT_ALIASES.get(unit or "", unit))
+    for m in _P_COUNT.finditer(f.text):
+        if not re.fullmatch(_NUM, m[1]) and m[2] not in ("名", "位", "人", "项", "次", "家", "例", "件", "份", "台", "床",
+                                                          "张", "个", "单位"):
+            continue
+        v, step = _number(m[1])
+        unit = m[2].lower()
+        f.add("count", v, *m.span(), unit=_UNIT_ALIASES.get(unit, unit), step=step)
+
+
+def _find_numbers(f: _Finder) -> None:
+    for m in _P_NUMBER.finditer(f.text):
+        v, step = _arabic(m[1])
+        scale = _SCALES[m[2].lower()] if m[2] else _SCALES[m[3]] if m[3] else 1.0
+        f.add("number", v * scale, *m.span(), step=step * scale)
+
+
+def _find_all_values(text: str, language: str) -> _Finder:
+    f = _Finder(text)
+    _find_dates(f)
+    _find_percents(f)
+    _find_money(f)
+    _find_durations(f, language)
+    _find_counts(f)
+    _find_numbers(f)
+    f.values.sort(key=lambda v: v.span)
+    return f
+
+
+# --- value comparison ----------------------------------------------------------------------------
+
+def _close(a: float, b: float, step_a: float, step_b: float) -> bool:
+    return abs(a - b) <= max(step_a, step_b, 1e-9 * max(abs(a), abs(b))) + 1e-9
+
+
+def _same_value(k: Value, a: Value) -> bool:
+    """Does answer value ``a`` state keypoint value ``k`` (same kind family, equal up to rounding)?"""
+    if k.kind == "date" or a.kind == "date":
+        if k.kind != a.kind:
+            return False
+        kp, ap = _date_parts(str(k.value)), _date_parts(str(a.value))
+        return all(x is None or x == y for x, y in zip(kp, ap, strict=False)) and (kp[0] is None or ap[0] is not None) and \
+            all(y is not None for x, y in zip(kp, ap, strict=False) if x is not None)
+    if isinstance(k.value, str) or isinstance(a.value, str):
+        return isinstance(k.value, str) and isinstance(a.value, str) and k.value == a.value
+    if k.kind == "count" and k.unit == "age" and a.kind == "duration" and a.unit == "months":
+        return _close(k.value * 12, a.value, 6, 6)
+    if "number" in (k.kind, a.kind) or k.kind == a.kind:
+        if k.kind == a.kind == "money" and k.unit and a.unit and k.unit != a.unit:
+            return False
+        if k.kind == a.kind and k.kind in ("duration", "count") and k.unit and a.unit and k.unit != a.unit:
+            return False
+        if "percent" in (k.kind, a.kind):  # a signed change (-5.52%) is its size and a direction
+            return _close(abs(float(k.value)), abs(float(a.value)), k.step, a.step)
+        return _close(float(k.value), float(a.value), k.step, a.step)
+    if {k.kind, a.kind} == {"count", "duration"}:
+        return False
+    return False
+
+
+def _conflicts(k: Value, a: Value) -> bool:
+    """Is answer value ``a`` a different value of the same kind (so it can contradict ``k``)?"""
+    if k.kind == "date":
+        if a.kind != "date":
+            return False
+        kp, ap = _date_parts(str(k.value)), _date_parts(str(a.value))
+        return any(x is not None and y is not None and x != y for x, y in zip(kp, ap, strict=False))
+    if k.kind == "money":
+        return a.kind == "money" and (not k.unit or not a.unit or k.unit == a.unit) and not _same_value(k, a)
+    if k.kind == "percent":
+        return a.kind == "percent" and not _same_value(k, a)
+    if k.kind == "duration":
+        if a.kind == "duration" and a.unit == k.unit or a.kind == "number":
+            return not _same_value(k, a)
+        return False
+    if k.kind == "count":
+        if k.unit == "age":
+            return (a.kind == "count" and a.unit == "age" or a.kind == "number" and float(a.value).is_integer()
+                    and 0 < float(a.value) < 130) and not _same_value(k, a)
+        return a.kind == "count" and a.unit == k.unit and not _same_value(k, a) \
+            and isinstance(a.value, str) == isinstance(k.value, str)  # a reference range is no reading
+    if k.kind == "number":
+        return a.kind in ("number", "count", "duration") and not isinstance(a.value, str) and not _same_value(k, a)
+    return False
+
+
+def _specific(v: Value) -> bool:
+    """A value precise enough (three significant digits, or a pair like 112/63) to identify its fact alone."""
+    if v.kind == "date":
+        return False
+    if isinstance(v.value, str):
+        return True
+    digits = re.sub(r"\D", "", v.text.split("%")[0]).strip("0")
+    return len(digits) >= 3
+
+
+def _value_phrase(k: Value, a: Value) -> str:
+    return a.text if a.text == k.text else f"{a.text} (= {k.text})"
