@@ -38,6 +38,7 @@ from dragonforge.models import (
     DBQueryBody,
     Document,
     FileEntry,
+    Language,
     Manifest,
     QueryType,
     Rejection,
@@ -102,7 +103,7 @@ def cache_dir(out: Path) -> Path:
 # --- ids and records ---------------------------------------------------------------------------
 
 
-def group_order(params: BuildParams) -> list[tuple[str, str]]:
+def group_order(params: BuildParams) -> list[tuple[str, Language]]:
     """(domain, language) groups in canonical order, whatever order the flags gave."""
     from dragonforge.registry import registry
 
@@ -111,7 +112,7 @@ def group_order(params: BuildParams) -> list[tuple[str, str]]:
     return [(d, lang) for d in domains for lang in LANGUAGES if lang in params.languages]
 
 
-def doc_id_ranges(params: BuildParams) -> dict[tuple[str, str], list[int]]:
+def doc_id_ranges(params: BuildParams) -> dict[tuple[str, Language], list[int]]:
     groups = group_order(params)
     return {g: list(range(i * params.docs, (i + 1) * params.docs)) for i, g in enumerate(groups)}
 
@@ -178,7 +179,8 @@ def write_benchmark(out: Path, params: BuildParams, result: BuildResult, timings
 
     write_jsonl_atomic(out / "documents.jsonl", db_docs)
     write_jsonl_atomic(out / "queries.jsonl", db_queries)
-    write_jsonl_atomic(out / "configs.jsonl", sorted(result.configs, key=lambda c: c.doc_id))
+    configs = sorted(result.configs, key=lambda c: c.doc_id)
+    write_jsonl_atomic(out / "configs.jsonl", configs)
     write_jsonl_atomic(out / "provenance.jsonl", [
         {"doc_id": d.doc_id, "title": d.title,
          "sentences": [s.model_dump(mode="json") for s in d.sentences]} for d in documents])
@@ -191,7 +193,7 @@ def write_benchmark(out: Path, params: BuildParams, result: BuildResult, timings
     reasons = Counter(r.reason for r in result.rejections)
     card = dataset_card(params, counts, db_docs, db_queries, len(result.rejections), reasons, result.repairs)
     if result.llm:
-        card += _llm_card(result)
+        card += _llm_card(result, result.llm)
     write_text_atomic(out / "README.md", card)
 
     tracked = ["documents.jsonl", "queries.jsonl", "configs.jsonl", "provenance.jsonl", "rejected.jsonl",
@@ -367,14 +369,14 @@ def code_version() -> str:
 # --- dataset card -----------------------------------------------------------------------------
 
 
-def _llm_card(result: BuildResult) -> str:
+def _llm_card(result: BuildResult, llm: dict) -> str:
     rows = []
     for stage, by_model in result.llm_usage.items():
         for model, u in by_model.items():
             rows.append(f"| {stage} | {model} | {u['calls']} | {u['cache_hits']} | "
                         f"{u['prompt_tokens'] + u['completion_tokens']:,} | {u['cost']:.4f} | {u['failures']} |")
     fallbacks = ", ".join(f"{k} {v}" for k, v in sorted(result.fallbacks.items())) or "none"
-    return (f"\n## LLM\n\nModel `{result.llm['model']}` at `{result.llm['base_url']}`. Replies that failed their "
+    return (f"\n## LLM\n\nModel `{llm['model']}` at `{llm['base_url']}`. Replies that failed their "
             f"checks and were replaced by the rule-based result: {fallbacks}.\n\n"
             "| stage | model | calls | cache hits | tokens | cost | failed items |\n|---|---|---|---|---|---|---|\n"
             + "\n".join(rows) + "\n")

@@ -32,14 +32,14 @@ from dragonforge import pipeline, urls
 from dragonforge.benchmark import STATE_DIR, group_order, mark_build_started, write_benchmark
 from dragonforge.errors import DragonforgeError
 from dragonforge.fingerprint import content_key
-from dragonforge.models import BuildParams, Config, Document, Manifest
+from dragonforge.models import BuildParams, Config, Document, Language, Manifest
 from dragonforge.pipeline import Batch, QRAResult
 from dragonforge.progress import NullProgress, Progress
 from dragonforge.registry import registry
 from dragonforge.resume import ResumeStore
 from dragonforge.workers import worker_pool
 
-Group = tuple[str, str]
+Group = tuple[str, Language]
 
 # Below this many documents a build runs in this process: starting workers costs more than it saves.
 PROCESS_THRESHOLD_DOCS = 120
@@ -134,6 +134,10 @@ def _done(value: Any) -> Future:
 
 class Builder:
     """One build into ``out``: the resume store, the worker pool and the stage steps."""
+
+    # the built groups, set by the Prefect flow for its write task (a task takes the builder, not
+    # the documents); the in-process path hands them to write() itself
+    groups: dict[Group, tuple[list[Config], list[Document], QRAResult]]
 
     def __init__(self, out: Path, params: BuildParams, *, batch_size: int = 50, progress: Progress | None = None,
                  workers: int | None = None):

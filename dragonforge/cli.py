@@ -15,6 +15,7 @@ import signal
 import sys
 import time
 from pathlib import Path
+from typing import NoReturn
 
 from dragonforge import __version__
 from dragonforge.errors import DragonforgeError, InputError
@@ -32,7 +33,7 @@ DEFAULT_OUT = "output/benchmark"
 class _Parser(argparse.ArgumentParser):
     """argparse whose errors are one line: `dragonforge build: error: ...`."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 

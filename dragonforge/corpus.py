@@ -18,6 +18,7 @@ import re
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,13 +31,14 @@ from dragonforge.induce.parse import Document as Parsed
 from dragonforge.induce.parse import parse, split_sentences
 from dragonforge.induce.read import read_document
 from dragonforge.induce.values import Value, spans
-from dragonforge.models import Config, Document, Fact, Sentence
+from dragonforge.models import Config, Document, Fact, Language, Sentence, ValueKind
 from dragonforge.text import detect_language
 
 MIN_FACTS = 2
 MAX_FILES = 20_000
 _NUMERIC = NUMERIC_KINDS
-_FACT_KIND = {**GENRE_FACT_KIND, "party": "person"}  # a pack's kinds as fact kinds; a party is read as a name
+# a pack's kinds as fact kinds; a party is read as a name
+_FACT_KIND: dict[str, ValueKind] = {**GENRE_FACT_KIND, "party": "person"}
 
 
 @dataclass
@@ -117,7 +119,7 @@ def make_fact(key: str, kind: str, value: Value) -> Fact:
         return Fact(key=key, kind="percent", text=text, value=_number(value), unit="%")
     if kind in ("count", "quantity", "duration"):
         return Fact(key=key, kind="count", text=text, value=_number(value), unit=value.unit)
-    return Fact(key=key, kind=_FACT_KIND.get(kind, "text"), text=text, value=text)  # type: ignore[arg-type]
+    return Fact(key=key, kind=_FACT_KIND.get(kind, "text"), text=text, value=text)
 
 
 class Extractor:
@@ -167,8 +169,8 @@ class Extractor:
                 label_key, amount_key = f"{group}.{i}.{fields[0]}", f"{group}.{i}.{fields[-1]}"
                 facts[label_key] = Fact(key=label_key, kind="category", text=f.label, value=f.label)
                 facts[amount_key] = make_fact(amount_key, self._amount_kind(group), f.value)
-                for key in (label_key, amount_key):
-                    lines[key], how[key] = f.line, "itemised line"
+                for item_key in (label_key, amount_key):
+                    lines[item_key], how[item_key] = f.line, "itemised line"
             for after in self.layout[group].after:
                 spec = self.spec.slots[after]
                 if spec.derived and group in spec.derived and after not in facts:
@@ -253,8 +255,8 @@ def _sentences(content: str, facts: dict[str, Fact], lines: dict[str, int], lang
     out: list[Sentence] = []
     section = "document"
     by_line: dict[int, list[str]] = {}
-    for key, line in lines.items():
-        by_line.setdefault(line, []).append(key)
+    for key, line_number in lines.items():
+        by_line.setdefault(line_number, []).append(key)
     for number, line in enumerate(content.split("\n"), 1):
         text = line.strip()
         if not text:
@@ -301,9 +303,9 @@ def _extras(pack, language: str, config: Config, name: str) -> dict[str, Any]:
         for field_name, fspec in (slot.fields or {}).items():
             if fspec.kind not in NUMERIC_KINDS:
                 continue
-            numbers = [(i, config.facts[f"{gname}.{i}.{field_name}"].value) for i in range(100)
-                       if f"{gname}.{i}.{field_name}" in config.facts]
-            numbers = [(i, v) for i, v in numbers if isinstance(v, (int, float))]
+            values = [(i, config.facts[f"{gname}.{i}.{field_name}"].value) for i in range(100)
+                      if f"{gname}.{i}.{field_name}" in config.facts]
+            numbers = [(i, v) for i, v in values if isinstance(v, (int, float))]
             if len(numbers) >= 2:
                 top = max(numbers, key=lambda x: x[1])
                 if [v for _, v in numbers].count(top[1]) == 1:
@@ -311,7 +313,7 @@ def _extras(pack, language: str, config: Config, name: str) -> dict[str, Any]:
     return extras
 
 
-def extract_corpus(folder: Path, pack, language: str, llm_extract=None) -> tuple[list[Config], list[Document],
+def extract_corpus(folder: Path, pack, language: Language, llm_extract=None) -> tuple[list[Config], list[Document],
                                                                                  list[Extracted]]:
     """Every file of the corpus: a config and a document when it gives enough facts."""
     spec = pack.definition.spec
@@ -393,13 +395,16 @@ def extraction_markdown(report: list[Extracted], pack_name: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def build_corpus(folder: Path, pack, language: str, out: Path, params, llm_settings=None, progress=None):
+def build_corpus(folder: Path, pack, language: Language, out: Path, params, llm_settings=None, progress=None):
     """Extract, draft the questions, write the benchmark (the same writer as every build)."""
     from dragonforge.benchmark import BuildResult, write_benchmark
     from dragonforge.pipeline import qra_stage
 
     t0 = time.perf_counter()
-    llm_extract, usage, llm_info, closer = None, {}, None, None
+    llm_extract: Callable[[str, dict, Extractor], tuple[dict, list[dict[str, str]]]] | None = None
+    closer: Callable[[], tuple[dict, dict]] | None = None
+    usage: dict = {}
+    llm_info: dict | None = None
     if llm_settings is not None:
         from dragonforge.induce.grounded import CorpusLLM
 

@@ -37,9 +37,10 @@ import sqlite3
 import threading
 import time
 from collections import defaultdict
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TextIO, TypeVar
 
 import httpx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -142,13 +143,14 @@ class LLMAccount:
         one's budget too (an evaluation's answers, then its judge: one --max-calls for both)."""
         self.settings = settings
         self.usage: dict[tuple[str, str], StageUsage] = defaultdict(StageUsage)
-        self.reserved_calls = spent.reserved_calls if spent else 0
+        self.reserved_calls: int = spent.reserved_calls if spent else 0
         self._cost_before = spent.cost if spent else 0.0
         self.in_flight = 0  # requests sent whose reply has not come back yet
         self.halted: str | None = None  # why the endpoint is given up: no request is sent after it
         self.lock = threading.Lock()
-        self.on_call = None  # optional callback(stage) after each reply, for live progress
-        self._calls_file = None
+        # optional callback(stage) after each reply, for live progress
+        self.on_call: Callable[[str], None] | None = None
+        self._calls_file: TextIO | None = None
         if calls_path:
             calls_path.parent.mkdir(parents=True, exist_ok=True)
             self._calls_file = calls_path.open("a", encoding="utf-8")
@@ -361,7 +363,10 @@ class StructuredLLM:
             http = httpx.AsyncClient(limits=limits, timeout=self.settings.timeout_s, transport=capped)
             self._client = openai.AsyncOpenAI(base_url=with_credentials(self.settings.base_url), api_key=self._key,
                                               max_retries=0,
-                                              timeout=self.settings.timeout_s, http_client=http)
+                                              timeout=self.settings.timeout_s,
+                                              # the SDK is typed for httpx2's client only, yet takes an httpx one
+                                              # (openai._httpx2 handles the legacy module)
+                                              http_client=http)  # type: ignore[arg-type]
             self._semaphore = asyncio.Semaphore(self.settings.concurrency)
         return self._client
 
@@ -699,7 +704,14 @@ def _about_format(exc: openai.APIStatusError) -> bool:  # noqa: F821 (imported w
     return "response_format" in text or "json_schema" in text
 
 
-def _retry_after(response: httpx.Response | None) -> float | None:
+class _HasHeaders(Protocol):
+    """A reply with headers: httpx's, or httpx2's as the openai SDK types its errors' replies."""
+
+    @property
+    def headers(self) -> Mapping[str, str]: ...
+
+
+def _retry_after(response: _HasHeaders | None) -> float | None:
     """Seconds to wait from a Retry-After header (seconds or HTTP date), if any."""
     if response is None:
         return None

@@ -141,7 +141,7 @@ async def write_narratives(llm: StructuredLLM, config: Config, fallbacks: Fallba
                                        "example": fact.text},
                                  max_chars=max(60, len(fact.text) * 2), schema_json=_schema_json(NarrativeReply))
         done = await llm.complete("narrative", messages, NarrativeReply, config.language)
-        text = done.value.text.strip().rstrip(".。").strip() if done.ok else ""
+        text = done.value.text.strip().rstrip(".。").strip() if done.value is not None else ""
         bad = (not text or "\n" in text or len(text) > max(60, len(fact.text) * 2) or len(text) < len(fact.text) // 2
                or text[:1].isupper() != fact.text[:1].isupper()  # it must fit where the rule text stood
                or any(t in text for t in ZH_TERMINATORS + "!?") or language_problem(text, config.language)
@@ -189,7 +189,7 @@ async def write_document_llm(llm: StructuredLLM, config: Config, seed: int, fall
         done = await llm.complete("section", messages, SectionReply, config.language)
         written: list[Sentence] = []
         seen: set[str] = set()
-        for draft in done.value.sentences if done.ok else []:
+        for draft in done.value.sentences if done.value is not None else []:
             text = draft.text.strip()
             if text in seen or _sentence_problem(text, config.language) or _invented_numbers(text, all_texts):
                 continue
@@ -297,7 +297,8 @@ async def pick_references_llm(llm: StructuredLLM, qra: QRA, documents: dict[int,
     messages = render_prompt("references", qra.language, question=qra.question,
                              answer=qra.answer, sentences=lines, schema_json=_schema_json(ReferencesReply))
     done = await llm.complete("references", messages, ReferencesReply, qra.language)
-    chosen = [numbered[n - 1] for n in dict.fromkeys(done.value.sentences) if 1 <= n <= len(numbered)] if done.ok else []
+    chosen = ([numbered[n - 1] for n in dict.fromkeys(done.value.sentences) if 1 <= n <= len(numbered)]
+              if done.value is not None else [])
     if not chosen:
         fallbacks.add("references")
     refs = [Reference(doc_id=d, sentence=i, text=documents[d].sentences[i].text) for d, i in chosen]
@@ -316,7 +317,7 @@ async def refine_answer_llm(llm: StructuredLLM, qra: QRA, fallbacks: Fallbacks) 
                              answer=qra.answer, references=[r.text for r in qra.references],
                              schema_json=_schema_json(RefineReply))
     done = await llm.complete("refine", messages, RefineReply, qra.language)
-    answer = done.value.answer.strip() if done.ok else ""
+    answer = done.value.answer.strip() if done.value is not None else ""
     if (not answer or language_problem(answer, qra.language) or len(answer) > 3 * len(qra.answer) + 200
             or any(f.text not in answer for f in qra.facts)):
         fallbacks.add("refine")
@@ -359,7 +360,7 @@ async def _ask_checked(llm: StructuredLLM, stage: str, messages: list, reply_typ
             messages = messages + [{"role": "assistant", "content": raw},
                                    {"role": "user", "content": repair_message("; ".join(problems), qra.language)}]
         done = await llm.complete(stage, messages, reply_type, qra.language)
-        if not done.ok:
+        if done.value is None:
             return _reject(qra, stage, done.failure)
         raw = done.value.model_dump_json()
         result, problems = check(done.value)

@@ -12,7 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 Language = Literal["en", "zh"]
-LANGUAGES: tuple[str, ...] = ("en", "zh")
+LANGUAGES: tuple[Language, ...] = ("en", "zh")
 # The curated domains, built by default; every domain's label and entity field come from the
 # registry (dragonforge.registry).
 DOMAINS: tuple[str, ...] = ("finance", "law", "medical")

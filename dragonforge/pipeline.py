@@ -15,7 +15,7 @@ from dragonforge.benchmark import BuildResult, doc_id_ranges, group_order
 from dragonforge.documents import write_document
 from dragonforge.domains import make_configs
 from dragonforge.keypoints import check_keypoints
-from dragonforge.models import QRA, BuildParams, Config, Document, Rejection
+from dragonforge.models import QRA, BuildParams, Config, Document, Language, Rejection
 from dragonforge.progress import NullProgress, Progress
 from dragonforge.qra import allocate, generate_qra
 from dragonforge.references import extract_references
@@ -34,7 +34,7 @@ class QRAResult:
     shortfall: dict[str, int] = field(default_factory=dict)  # type -> questions asked for but not made
 
 
-def configs_stage(domain: str, language: str, doc_ids: list[int], seed: int, first_index: int = 0) -> list[Config]:
+def configs_stage(domain: str, language: Language, doc_ids: list[int], seed: int, first_index: int = 0) -> list[Config]:
     return make_configs(domain, language, doc_ids, seed, first_index)
 
 
@@ -71,21 +71,21 @@ def qra_stage(configs: list[Config], documents: list[Document], total: int, mix:
 @dataclass(frozen=True)
 class Batch:
     domain: str
-    language: str
+    language: Language
     doc_ids: tuple[int, ...]
     first_index: int
 
 
-def plan_batches(params: BuildParams, batch_size: int) -> dict[tuple[str, str], list[Batch]]:
+def plan_batches(params: BuildParams, batch_size: int) -> dict[tuple[str, Language], list[Batch]]:
     """Documents of each (domain, language) group cut into batches of at most ``batch_size``."""
-    plan: dict[tuple[str, str], list[Batch]] = {}
+    plan: dict[tuple[str, Language], list[Batch]] = {}
     for group, ids in doc_id_ranges(params).items():
         plan[group] = [Batch(group[0], group[1], tuple(ids[i:i + batch_size]), i)
                        for i in range(0, len(ids), batch_size)]
     return plan
 
 
-def assemble(params: BuildParams, groups: dict[tuple[str, str], tuple[list[Config], list[Document], QRAResult]]) -> BuildResult:
+def assemble(params: BuildParams, groups: dict[tuple[str, Language], tuple[list[Config], list[Document], QRAResult]]) -> BuildResult:
     """Join group results in canonical order and number the queries."""
     configs, documents, qras, rejections, repairs = [], [], [], [], 0
     shortfall: dict[str, dict[str, dict[str, int]]] = {}
@@ -174,7 +174,10 @@ async def llm_group(llm: StructuredLLM, engine: str, configs: list[Config], tota
         return check_keypoints(qra)
 
     for outcome in await asyncio.gather(*(one(d) for d in drafts)):
-        (result.rejections if isinstance(outcome, Rejection) else result.qras).append(outcome)
+        if isinstance(outcome, Rejection):
+            result.rejections.append(outcome)
+        else:
+            result.qras.append(outcome)
     made = Counter(q.query_type.short for q in result.qras)
     result.shortfall = {t: n - made[t] for t, n in allocate(total, mix).items() if n > made[t]}
     return configs, documents, result

@@ -5,7 +5,10 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from typing import Protocol, TextIO
+from typing import TYPE_CHECKING, Protocol, TextIO
+
+if TYPE_CHECKING:
+    from rich.progress import TaskID
 
 
 class Progress(Protocol):
@@ -60,7 +63,7 @@ class BarProgress:
 
         self._progress = RichProgress(TextColumn("{task.description:<22}"), BarColumn(), MofNCompleteColumn(),
                                       TimeElapsedColumn(), console=Console(stderr=True), transient=False)
-        self._tasks: dict[str, int] = {}
+        self._tasks: dict[str, TaskID] = {}
         self._lock = threading.Lock()
         self._progress.start()
 

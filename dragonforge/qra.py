@@ -12,7 +12,7 @@ import math
 import random
 import re
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import cache, lru_cache
 from typing import Any, Literal
 
@@ -173,6 +173,7 @@ def generate_qra(
             continue
         qtype = QueryType.from_short(type_name)
         pool = by_type.get(type_name, [])
+        candidates: Iterable[_Candidate]
         if qtype.multi_document:
             candidates = _pair_candidates(pool, configs, rng)
         else:
@@ -269,6 +270,7 @@ def _instantiate(cand: _Candidate, contexts: dict[int, dict[str, Any]], rng: ran
     else:
         scope = contexts[first.doc_id]
         if cand.item is not None:
+            assert t.foreach is not None  # an item is drawn from a foreach template's list
             scope = _item_scope(scope, t.foreach, cand.item)
 
     if t.unique:

@@ -23,7 +23,7 @@ from dragonforge.errors import InputError
 
 if TYPE_CHECKING:
     from dragonforge.documents import DocumentTemplate
-    from dragonforge.models import Config, DomainSchema
+    from dragonforge.models import Config, DomainSchema, Language
     from dragonforge.qra import QRATemplateSet
 
 ENTRY_POINT_GROUP = "dragonforge.packs"
@@ -36,22 +36,38 @@ class Pack(Protocol):
     the documents' ``domain`` field; ``entity_field`` names the DRAGONBall field that holds the
     document's entity (a company, a court, a patient, a policyholder)."""
 
-    name: str
-    label: str
-    entity_field: str
-    languages: tuple[str, ...]
+    if TYPE_CHECKING:
+        # Read-only to the type checker, so that a frozen dataclass (CuratedPack) or a narrower
+        # tuple (a genre pack's languages) implements them; plain attributes at run time, which
+        # a class that subclasses Pack may still assign.
+        @property
+        def name(self) -> str: ...
+
+        @property
+        def label(self) -> str: ...
+
+        @property
+        def entity_field(self) -> str: ...
+
+        @property
+        def languages(self) -> tuple[str, ...]: ...
+    else:
+        name: str
+        label: str
+        entity_field: str
+        languages: tuple[str, ...]
 
     def genre(self, language: str) -> str: ...
 
     def slot_description(self, key: str, language: str) -> str: ...
 
-    def make_config(self, language: str, doc_id: int, seed: int) -> Config: ...
+    def make_config(self, language: Language, doc_id: int, seed: int) -> Config: ...
 
     def document_template(self, language: str) -> DocumentTemplate: ...
 
     def qra_templates(self, language: str) -> QRATemplateSet: ...
 
-    def schema(self, language: str) -> DomainSchema: ...
+    def schema(self, language: Language) -> DomainSchema: ...
 
     def content_hash(self) -> str: ...
 
@@ -112,6 +128,7 @@ class CuratedPack:
                 path = resource_dir(root) / sub / f"{self.name}.{language}.yaml"
                 digest.update(f"{folder}/{path.name}:{file_hash(path)}\n".encode())
         module = import_module(f"dragonforge.domains.{self.name}")
+        assert module.__file__ is not None  # a module file of the package
         digest.update(Path(module.__file__).read_bytes())
         return digest.hexdigest()
 

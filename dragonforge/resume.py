@@ -121,11 +121,11 @@ class ResumeStore(Recovering):
 
     def put_raw(self, key: str, stage: str, data: bytes) -> None:
         """Keep ``data``, the JSON of a result of ``stage``."""
-        data = data.decode()
+        text = data.decode()
         with self._lock:
             if self._closed:  # a worker finished after the run was abandoned: nothing to keep it for
                 return
-            self._execute("INSERT OR REPLACE INTO results (key, stage, data) VALUES (?, ?, ?)", (key, stage, data))
+            self._execute("INSERT OR REPLACE INTO results (key, stage, data) VALUES (?, ?, ?)", (key, stage, text))
 
     def close(self) -> None:
         with self._lock:

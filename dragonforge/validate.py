@@ -59,7 +59,8 @@ def validate_benchmark(out: Path) -> list[str]:
         problems.append(f"manifest counts {manifest.documents} documents, documents.jsonl has {len(docs)}")
     if manifest.queries != len(queries):
         problems.append(f"manifest counts {manifest.queries} queries, queries.jsonl has {len(queries)}")
-    counted = Counter((labels.get(q.domain, (q.domain, ""))[0], q.language, q.query.query_type.short) for q in queries)
+    counted: Counter[tuple[str, str, str]] = Counter(
+        (labels.get(q.domain, (q.domain, ""))[0], q.language, q.query.query_type.short) for q in queries)
     for domain, by_lang in manifest.counts.items():
         for language, by_type in by_lang.items():
             for qtype, n in by_type.items():

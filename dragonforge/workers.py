@@ -91,7 +91,7 @@ def stop_fork_server() -> None:
 
     server = getattr(forkserver, "_forkserver", None)
     pid = getattr(server, "_forkserver_pid", None)
-    if pid is None:
+    if server is None or pid is None:
         return
     try:
         os.kill(pid, signal.SIGKILL)  # it may be busy importing: stopping it politely would wait for that
@@ -100,7 +100,7 @@ def stop_fork_server() -> None:
         pass
 
 
-def watch_over(pid: int) -> subprocess.Popen:
+def watch_over(pid: int) -> subprocess.Popen[bytes]:
     """A tiny watchdog that terminates process ``pid`` once this process is gone, however it
     ended (SIGKILL included): it waits for its stdin to close, which happens only when every
     holder of the pipe's write end, this process, has exited."""

@@ -13,7 +13,7 @@ import threading
 
 from faker import Faker
 
-from dragonforge.models import Fact
+from dragonforge.models import Fact, ValueKind
 
 _LOCALES = {"en": "en_US", "zh": "zh_CN"}
 _EN_MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",
@@ -43,7 +43,7 @@ def faker_for(language: str, seed: int) -> Faker:
 # --- fact constructors ----------------------------------------------------------------------
 
 
-def text_fact(key: str, text: str, kind: str = "text") -> Fact:
+def text_fact(key: str, text: str, kind: ValueKind = "text") -> Fact:
     return Fact(key=key, kind=kind, text=text, value=text)
 
 

@@ -23,7 +23,7 @@ from dragonforge.domains._common import (
     percent_fact,
     text_fact,
 )
-from dragonforge.models import Config, Fact
+from dragonforge.models import Config, Fact, Language
 
 REPORT_YEARS = (2018, 2019, 2020, 2021, 2022, 2023)
 USD_TO_CNY = 7  # only used to scale physical quantities (headcount, emissions) to revenue
@@ -607,8 +607,8 @@ def _category(key: str, text: str, code: str) -> Fact:
 # --- the config ------------------------------------------------------------------------------
 
 
-def make_config(doc_id: int, language: str, seed: int) -> Config:
-    if language not in ("en", "zh"):
+def make_config(doc_id: int, language: Language, seed: int) -> Config:
+    if language not in ("en", "zh"):  # a caller without type checks
         raise ValueError(f"unsupported language {language!r}")
     rng = random.Random(seed)
     zh = language == "zh"

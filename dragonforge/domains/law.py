@@ -25,6 +25,7 @@ import datetime as dt
 import math
 import random
 from dataclasses import dataclass, field
+from typing import NotRequired, TypedDict
 
 from faker import Faker
 
@@ -37,7 +38,7 @@ from dragonforge.domains._common import (
     money_fact,
     text_fact,
 )
-from dragonforge.models import Config, Fact
+from dragonforge.models import Config, Fact, Language, ValueKind
 
 CRIME_START, CRIME_END = dt.date(2019, 1, 1), dt.date(2023, 6, 30)
 
@@ -364,7 +365,7 @@ PHRASES: dict[str, dict[str, tuple[str, str]]] = {
 }
 
 
-def make_config(doc_id: int, language: str, seed: int) -> Config:
+def make_config(doc_id: int, language: Language, seed: int) -> Config:
     rng = random.Random(seed)
     fake = faker_for(language, seed)
     return _Builder(doc_id, language, seed, rng, fake).build()
@@ -411,8 +412,23 @@ def log_position(x: float, lo: float, hi: float) -> float:
     return min(1.0, max(0.0, math.log(x / lo) / math.log(hi / lo)))
 
 
+class _Place(TypedDict):
+    """The court's city: an English one names its state, a Chinese one its province and districts."""
+
+    city: str
+    district: str
+    abbr: str
+    city_code: int
+    district_code: int
+    state: NotRequired[str]
+    province: NotRequired[str]
+    districts: NotRequired[tuple[str, ...]]
+
+
 class _Builder:
-    def __init__(self, doc_id: int, language: str, seed: int, rng: random.Random, fake: Faker):
+    place: _Place  # set by locate()
+
+    def __init__(self, doc_id: int, language: Language, seed: int, rng: random.Random, fake: Faker):
         self.doc_id, self.lang, self.seed, self.rng, self.fake = doc_id, language, seed, rng, fake
         self.en = language == "en"
         self.facts: dict[str, Fact] = {}
@@ -428,7 +444,7 @@ class _Builder:
         assert fact.key not in self.facts, fact.key
         self.facts[fact.key] = fact
 
-    def text(self, key: str, text: str, kind: str = "text") -> None:
+    def text(self, key: str, text: str, kind: ValueKind = "text") -> None:
         self.add(text_fact(key, text, kind))
 
     def person(self, gender: str | None = None) -> tuple[str, str]:
@@ -878,15 +894,17 @@ class _Builder:
         defendants = [self._defendant(i, n_def, crime, crime_date) for i in range(n_def)]
 
         # restitution, decided before sentencing because it mitigates
-        restitution = None
+        restitution: float | None = None
         if crime.restitution and rng.random() < (0.75 if crime.restitution != "refund" else 0.55):
             if crime.restitution == "compensation":
                 lo, hi = (200_000, 900_000) if charge == "traffic" else (10_000, 160_000)
                 restitution = round_fine(log_uniform(rng, lo, hi))
             else:
+                amount = crime.amount
+                assert amount is not None, charge  # what is refunded or surrendered is the amount involved
                 share = 1.0 if rng.random() < 0.6 else rng.uniform(0.3, 0.9)
-                restitution = round_amount(crime.amount * share) if share < 1 else crime.amount
-                restitution = min(restitution, crime.amount)
+                restitution = round_amount(amount * share) if share < 1 else amount
+                restitution = min(restitution, amount)
             self.add(money_fact("restitution", restitution, lang))
         self.extras.update(
             restitution_kind=crime.restitution, full_restitution=bool(restitution and crime.amount
@@ -929,8 +947,7 @@ class _Builder:
             their=("their" if plural else pron[0]["his"]) if en else "其",
             recommendation=[self._recommendation(d, b, crime.fine is not None) for d in defendants],
             numbered=self.rng.random() < 0.5,  # section headings numbered (I., II. / 一、二、) or not
-            days_to_judgment=(dt.date.fromisoformat(self.facts["judgment_date"].value)
-                              - dt.date.fromisoformat(self.facts["indictment_date"].value)).days,
+            days_to_judgment=(self._day("judgment_date") - self._day("indictment_date")).days,
         )
         if en:  # verb agreement, and how later sentences refer back to the defendants
             names = extras["names"]
@@ -949,6 +966,11 @@ class _Builder:
             city = self.place["city"]
             extras["authority"] = (f"Anti-Smuggling Bureau of {city} Customs" if en
                                    else f"{city.removesuffix('市')}海关缉私局")
+
+    def _day(self, key: str) -> dt.date:
+        value = self.facts[key].value
+        assert isinstance(value, str), key  # a date fact's value is its ISO date
+        return dt.date.fromisoformat(value)
 
     def _recommendation(self, d: dict, b: Bracket, fine: bool) -> str:
         """The prosecutor's sentencing recommendation: a range around the term the court gives."""
@@ -1098,12 +1120,14 @@ class _Builder:
         rng, amount = self.rng, crime.amount
         rule = crime.fine
         if rule == "property":
+            assert amount is not None, rule  # the rules that scale with the amount: crimes that have one
             return round_fine(min(max(amount * rng.uniform(0.15, 0.5), 2_000), 200_000))
         if rule == "robbery":
             return round_fine(rng.uniform(2_000, 12_000) * (2 if crime.bracket.level == "intermediate" else 1))
         if rule == "drunk_driving":
             return round_fine(1_500 + months * rng.uniform(900, 2_200))
         if rule == "duty":
+            assert amount is not None, rule
             lo_hi = {0: (100_000, 500_000), 1: (200_000, min(2 * amount, 1_500_000)),
                      2: (500_000, min(2 * amount, 5_000_000))}
             bracket = 0 if amount < 200_000 else 1 if amount < 3_000_000 else 2
@@ -1113,6 +1137,7 @@ class _Builder:
             lo, hi = (10_000, 60_000) if crime.extras.get("serious") else (2_000, 12_000)
             return round_fine(rng.uniform(lo, hi))
         if rule == "smuggling":  # one to five times the evaded duty: never below it
+            assert amount is not None, rule
             step = 10_000
             return int(math.ceil(amount * rng.uniform(1.0, 1.6) / step) * step)
         if rule == "illegal_business":  # one to five times the illegal gains

@@ -39,7 +39,7 @@ from dragonforge.domains._common import (
     percent_fact,
     text_fact,
 )
-from dragonforge.models import Config, Fact
+from dragonforge.models import Config, Fact, Language
 
 T = tuple[str, str]  # (English, Chinese)
 ADMISSION_START, ADMISSION_DAYS = dt.date(2021, 1, 1), 4 * 365
@@ -407,7 +407,9 @@ def _ich_params(rng: random.Random) -> dict[str, str | T]:
 
 
 def _with_article(params: dict[str, str | T]) -> dict[str, str | T]:
-    return {**params, "a_s": _an(params["s"])}
+    size = params["s"]
+    assert isinstance(size, str)  # a number drawn by _n
+    return {**params, "a_s": _an(size)}
 
 
 CONDITIONS: tuple[Condition, ...] = (
@@ -1673,8 +1675,8 @@ EN_HOSPITAL_SUFFIXES = ("General Hospital", "Medical Center", "Regional Medical 
 # --- the generator ----------------------------------------------------------------------------
 
 
-def make_config(doc_id: int, language: str, seed: int) -> Config:
-    if language not in ("en", "zh"):
+def make_config(doc_id: int, language: Language, seed: int) -> Config:
+    if language not in ("en", "zh"):  # a caller without type checks
         raise ValueError(f"unknown language {language!r}")
     rng = random.Random(seed)
     fake = faker_for(language, seed)
@@ -1796,6 +1798,8 @@ def make_config(doc_id: int, language: str, seed: int) -> Config:
     for key, amount in costs.items():
         add(money_fact(f"cost.{key}", amount, language))
 
+    heart_rate = facts["vitals.heart_rate"].value
+    assert isinstance(heart_rate, int)  # a count_fact
     extras = {
         **pronouns,
         "is_child": child,
@@ -1811,8 +1815,8 @@ def make_config(doc_id: int, language: str, seed: int) -> Config:
         "proc_kind": cond.procedure.kind,
         "finding_style": cond.procedure.finding_style,
         "acute": cond.acute,
-        "ecg_rhythm": ("窦性心动过速" if facts["vitals.heart_rate"].value > (140 if child else 100) else "窦性心律") if zh
-                      else ("sinus tachycardia" if facts["vitals.heart_rate"].value > (140 if child else 100) else "sinus rhythm"),
+        "ecg_rhythm": ("窦性心动过速" if heart_rate > (140 if child else 100) else "窦性心律") if zh
+                      else ("sinus tachycardia" if heart_rate > (140 if child else 100) else "sinus rhythm"),
         "care_level": ("一级护理" if cond.acute else "二级护理") if zh else
                       ("close observation" if cond.acute else "routine ward care"),
         "proc_noun": {"surgery": ("operation", "手术"), "procedure": ("procedure", "诊疗操作"),
@@ -1921,7 +1925,8 @@ def _allergy(rng: random.Random, beta_lactam: bool, li: int) -> str:
     if rng.random() < 0.65:
         return NO_ALLERGY[li]
     options = [a for a in ALLERGIES if not (a[2] and beta_lactam)]
-    return rng.choice(options)[li]
+    en, zh, _ = rng.choice(options)
+    return (en, zh)[li]
 
 
 def _past_history(rng: random.Random, cond: Condition, age: int, sex: str, li: int,

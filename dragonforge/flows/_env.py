@@ -79,6 +79,7 @@ def prefect_engine(verbose: bool = False) -> Iterator[str]:
     finally:
         server.stop()
         for watchdog in watchdogs:
-            watchdog.stdin.close()
+            if watchdog.stdin is not None:  # always: watch_over opens it as a pipe
+                watchdog.stdin.close()
             with contextlib.suppress(Exception):
                 watchdog.wait(timeout=10)

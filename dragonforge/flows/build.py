@@ -11,6 +11,7 @@ for anyone who can write the output directory.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from dragonforge.flows._env import configure_prefect
 
@@ -22,15 +23,15 @@ from prefect.cache_policies import NO_CACHE  # noqa: E402
 from prefect.task_runners import ThreadPoolTaskRunner  # noqa: E402
 
 from dragonforge.benchmark import group_order  # noqa: E402
-from dragonforge.builder import Builder  # noqa: E402
+from dragonforge.builder import Builder, Group  # noqa: E402
 from dragonforge.errors import DragonforgeError  # noqa: E402
-from dragonforge.models import BuildParams, Manifest  # noqa: E402
-from dragonforge.pipeline import Batch  # noqa: E402
+from dragonforge.models import BuildParams, Config, Document, Manifest  # noqa: E402
+from dragonforge.pipeline import Batch, QRAResult  # noqa: E402
 from dragonforge.progress import NullProgress, Progress  # noqa: E402
 
 _progress: Progress = NullProgress()
 # The task threads only wait: the CPU-bound work runs in the builder's worker processes.
-_RUNNER = ThreadPoolTaskRunner(max_workers=4)
+_RUNNER: ThreadPoolTaskRunner[Any] = ThreadPoolTaskRunner(max_workers=4)
 
 
 def set_progress(progress: Progress) -> None:
@@ -50,7 +51,8 @@ def _retry_unless_ours(task, task_run, state) -> bool:
     return False
 
 
-_TASK = dict(cache_policy=NO_CACHE, persist_result=False, retries=1, retry_condition_fn=_retry_unless_ours)
+_TASK: dict[str, Any] = dict(cache_policy=NO_CACHE, persist_result=False, retries=1,
+                             retry_condition_fn=_retry_unless_ours)
 
 
 # Tasks take the builder and small keys (batches, groups), never the documents themselves:
@@ -61,12 +63,12 @@ def documents_task(builder: Builder, batch: Batch) -> None:
 
 
 @task(name="questions", **_TASK)
-def questions_task(builder: Builder, group: tuple[str, str], batches: list[Batch]):
+def questions_task(builder: Builder, group: Group, batches: list[Batch]) -> QRAResult:
     return builder.questions(group, batches)
 
 
 @task(name="llm-group", **_TASK)
-def llm_group_task(builder: Builder, group: tuple[str, str]):
+def llm_group_task(builder: Builder, group: Group) -> tuple[list[Config], list[Document], QRAResult]:
     return builder.llm_group(group)
 
 
@@ -75,7 +77,10 @@ def write_task(builder: Builder) -> Manifest:
     return builder.write(builder.groups)
 
 
-@flow(name="build_benchmark", task_runner=_RUNNER, log_prints=False, validate_parameters=False)
+# Prefect types ``task_runner`` as the invariant TaskRunner[PrefectFuture[Any]], which no runner of
+# its own matches (ThreadPoolTaskRunner is a TaskRunner[PrefectConcurrentFuture]); it casts the same way inside.
+@flow(name="build_benchmark", task_runner=_RUNNER,  # type: ignore[arg-type]
+      log_prints=False, validate_parameters=False)
 def build_benchmark(out_dir: str, params: BuildParams, batch_size: int = 50, llm_settings=None,
                     workers: int | None = None) -> Manifest:
     if params.engine != "offline" and llm_settings is None:

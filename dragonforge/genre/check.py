@@ -15,7 +15,7 @@ from pathlib import Path
 from dragonforge.errors import TemplateError
 from dragonforge.genre.model import DATE_KINDS, NUMERIC_KINDS
 from dragonforge.genre.pack import GenrePack, load_genre
-from dragonforge.models import QueryType
+from dragonforge.models import Language, QueryType
 
 _ALL = {t.short: 1.0 for t in QueryType}
 
@@ -78,7 +78,7 @@ def check_genre(folder: Path, samples: int = 200) -> CheckReport:
     return check_pack(load_genre(folder), samples)
 
 
-def check_pack(pack: GenrePack, samples: int, languages: list[str] | None = None) -> CheckReport:
+def check_pack(pack: GenrePack, samples: int, languages: list[Language] | None = None) -> CheckReport:
     """Draw ``samples`` documents per language, render them and draft questions over them;
     every problem found, once each."""
     from dragonforge.documents import write_document

@@ -17,14 +17,14 @@ import jinja2.meta
 from dragonforge.domains._common import faker_for, format_count, format_date, zh_numeral
 from dragonforge.errors import TemplateError
 from dragonforge.genre.model import DATE_KINDS, NUMERIC_KINDS, GenreSpec, LanguageSpec, SlotSpec
-from dragonforge.models import Config, Fact
+from dragonforge.models import Config, Fact, Language, ValueKind
 from dragonforge.rng import derive_seed
 from dragonforge.templating import _SANDBOX, evaluate, render
 
 ATTEMPTS = 200  # draws of one config before a constraint is declared unsatisfiable
 DEFAULT_WINDOW = (dt.date(2018, 1, 1), dt.date(2025, 12, 31))
 _YEAR_OF = re.compile(r"\{year:([a-z][a-z0-9_]*)\}")
-_FACT_KIND = {
+_FACT_KIND: dict[str, ValueKind] = {
     "date": "date", "datetime": "date", "money": "money", "percent": "percent", "count": "count",
     "quantity": "count", "duration": "count", "person": "person", "organisation": "organisation",
     "place": "place", "address": "place", "category": "category", "code": "text", "text": "text",
@@ -201,12 +201,14 @@ class _Draw:
             self.put(name, name, slot, value)
 
     def derive(self, name: str, slot: SlotSpec) -> Any:
+        expression = slot.derived
+        assert expression is not None  # called for derived slots only
         try:
-            value = evaluate(slot.derived, {**HELPERS, **self.values}, sandboxed=True)
+            value = evaluate(expression, {**HELPERS, **self.values}, sandboxed=True)
         except TemplateError as exc:
             raise TemplateError(f"slot {name!r}: {exc}") from None
         except Exception as exc:  # a None operand (an absent slot) leaves the derived slot absent
-            if any(self.values.get(n) is None for n in names_in(slot.derived) if n in self.spec.slots):
+            if any(self.values.get(n) is None for n in names_in(expression) if n in self.spec.slots):
                 return None
             raise TemplateError(f"slot {name!r}: derived {slot.derived!r} fails: {type(exc).__name__}: {exc}") from None
         if slot.kind in NUMERIC_KINDS:
@@ -391,7 +393,7 @@ class _Draw:
         self.values[name] = records
 
 
-def make_config(genre: Genre, language: str, doc_id: int, seed: int) -> Config:
+def make_config(genre: Genre, language: Language, doc_id: int, seed: int) -> Config:
     """One config of ``genre``: drawn again (a new sub-seed each time) until every constraint
     holds; after :data:`ATTEMPTS` draws, :class:`Unsatisfiable` names the constraint."""
     spec = genre.spec
@@ -439,7 +441,7 @@ def _first_broken(spec: GenreSpec, values: dict[str, Any]) -> str | None:
     return None
 
 
-def _config(genre: Genre, language: str, doc_id: int, seed: int, draw: _Draw) -> Config:
+def _config(genre: Genre, language: Language, doc_id: int, seed: int, draw: _Draw) -> Config:
     spec, text = genre.spec, genre.languages[language]
     entity_fact = draw.facts.get(spec.entity.slot)
     if entity_fact is None:

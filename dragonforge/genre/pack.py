@@ -24,7 +24,7 @@ from dragonforge.genre.interpret import _FACT_KIND, Genre, make_config, names_in
 from dragonforge.genre.model import ITEM_FIELD, NAME, GenreSpec, LanguageSpec
 from dragonforge.induce.leak import FILE as LEAK_FILE
 from dragonforge.induce.leak import load as load_fingerprint
-from dragonforge.models import LANGUAGES, Config, DomainSchema, SectionSpec, SlotSpec
+from dragonforge.models import LANGUAGES, Config, DomainSchema, Language, SectionSpec, SlotSpec, ValueKind
 from dragonforge.templating import _SANDBOX, SafeLoader, compile_expression, compile_template
 
 GENRE_FILE = "genre.yaml"
@@ -108,12 +108,12 @@ def load_genre(folder: Path) -> GenrePack:
     g = _Located(genre_path, node)
     languages: dict[str, LanguageSpec] = {}
     located: dict[str, _Located] = {}
-    for language in LANGUAGES:
-        path = folder / f"{language}.yaml"
+    for lang in LANGUAGES:
+        path = folder / f"{lang}.yaml"
         if path.is_file():
             ldata, lnode = _read(path)
-            languages[language] = _validate(LanguageSpec, ldata, path, lnode)
-            located[language] = _Located(path, lnode)
+            languages[lang] = _validate(LanguageSpec, ldata, path, lnode)
+            located[lang] = _Located(path, lnode)
     if not languages:
         raise PackError(f"{folder}: no en.yaml or zh.yaml (one file per language the pack writes)")
     _check_genre_file(spec, g)
@@ -227,8 +227,8 @@ def _check_language_file(spec: GenreSpec, text: LanguageSpec, where: _Located, l
     for i, title in enumerate(text.titles):
         _compiles_template(title, where.at("titles", i))
     _compiles_template(text.anchor, where.at("anchor"))
-    for section_id, section in text.sections.items():
-        for i, title in enumerate(section.titles):
+    for section_id, section_text in text.sections.items():
+        for i, title in enumerate(section_text.titles):
             _compiles_template(title, where.at("sections", section_id, "titles", i))
     for key, entry in text.slots.items():
         if entry.line:
@@ -252,8 +252,12 @@ def _no_private_access(source: str, where: str, expression: bool = False) -> Non
     except jinja2.TemplateSyntaxError:
         return  # reported by the compile step
     for node in tree.find_all((nodes.Getattr, nodes.Getitem)):
-        name = node.attr if isinstance(node, nodes.Getattr) else (
-            node.arg.value if isinstance(node.arg, nodes.Const) and isinstance(node.arg.value, str) else "")
+        if isinstance(node, nodes.Getattr):
+            name = node.attr
+        elif isinstance(node, nodes.Getitem) and isinstance(node.arg, nodes.Const) and isinstance(node.arg.value, str):
+            name = node.arg.value
+        else:
+            name = ""
         if name.startswith("_"):
             raise PackError(f"{where}: unsafe attribute {name!r}: a pack's templates render in Jinja2's sandbox, "
                             "which refuses attributes starting with _")
@@ -311,7 +315,7 @@ class GenrePack:
             return key
         return entry.description or (entry.labels[0] if entry.labels else key)
 
-    def make_config(self, language: str, doc_id: int, seed: int) -> Config:
+    def make_config(self, language: Language, doc_id: int, seed: int) -> Config:
         self.genre_spec_text(language)
         return make_config(self.definition, language, doc_id, seed)
 
@@ -329,7 +333,7 @@ class GenrePack:
 
         return {lang: (document_template(self.definition, lang), qra_templates(self.definition, lang)) for lang in self.languages}
 
-    def schema(self, language: str) -> DomainSchema:
+    def schema(self, language: Language) -> DomainSchema:
         spec, text = self.definition.spec, self.genre_spec_text(language)
         sections = []
         for section in spec.sections:
@@ -348,7 +352,7 @@ class GenrePack:
     def content_hash(self) -> str:
         return self._hash
 
-    def preflight(self, languages: list[str], samples: int = 4) -> None:
+    def preflight(self, languages: list[Language], samples: int = 4) -> None:
         """Draw a few documents and questions per language before a build touches ``--out``:
         a constraint no draw satisfies, a template the sandbox refuses or a value a unit does not
         state fails here, in one line naming the pack."""
@@ -358,7 +362,7 @@ class GenrePack:
         if report.problems:
             raise PackError(f"genre pack {self.folder}: {report.problems[0]}")
 
-def _schema_kind(kind: str) -> str:
+def _schema_kind(kind: str) -> ValueKind:
     if kind == "party":
         return "person"
     if kind == "date_range":

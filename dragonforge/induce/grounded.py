@@ -105,11 +105,12 @@ def refine_with_llm(client: PackLLM, ind: Induction, texts: list[tuple[str, str]
     done, usage = client.propose(messages, language)
     calls = sum(u["calls"] for m in usage.values() for u in m.values())
     report: dict[str, Any] = {"model": client.settings.model, "calls": calls}
-    if not done.ok:
+    if done.value is None:
+        assert done.failure is not None  # a completion without a value carries its failure
         report["reply"] = f"no valid proposal ({done.failure.reason[:160]}); the offline draft is kept whole"
         return ind, report
     rejected: Counter[str] = Counter()
-    kept = Counter()
+    kept: Counter[str] = Counter()
     seeds = [_norm(t) for _, t in texts]
     for proposed in done.value.slots:
         _apply_slot(ind, proposed, texts, seeds, kept, rejected)
@@ -282,7 +283,8 @@ class CorpusLLM:
         messages = render_prompt("extract", self.language, slots=slots, document=content[:6000],
                                  schema_json=_schema_json(FactsReply))
         done = self.loop.run_until_complete(self.llm.complete("extract", messages, FactsReply, self.language))
-        if not done.ok:
+        if done.value is None:
+            assert done.failure is not None  # a completion without a value carries its failure
             return {}, [{"key": "*", "why": f"no valid reply ({done.failure.reason[:80]})"}]
         more: dict[str, tuple[Any, int]] = {}
         rejected: list[dict[str, str]] = []

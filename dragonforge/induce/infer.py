@@ -233,7 +233,7 @@ def _check_one_genre(docs: list[Document], slots: dict[str, Slot], owner: dict[i
     n = len(docs)
     if n < 2:
         return
-    shared = Counter()
+    shared: Counter[tuple[int, int]] = Counter()
     for slot in slots.values():
         for a, b in itertools.combinations(sorted(slot.seeds), 2):
             shared[(a, b)] += 1
@@ -803,7 +803,7 @@ def _derive(ind: Induction) -> None:
         totals = group.spec.pop("_totals", [])
         if not totals:
             continue
-        hits = Counter()
+        hits: Counter[str] = Counter()
         for _d, total in totals:
             for name, slot in ind.slots.items():
                 if any(o is total for o in slot.occurrences):
@@ -835,7 +835,9 @@ def _derive(ind: Induction) -> None:
                 for subs in itertools.combinations(subs_pool, size):
                     if any(ind.slots[s].derived and x in (ind.slots[s].derived or "") for s in subs):
                         continue
-                    seeds = set(values[x]) & set(values[y]) & set.intersection(*(set(values[s]) for s in subs))
+                    seeds = set(values[x]) & set(values[y])
+                    for s in subs:
+                        seeds &= set(values[s])
                     if len(seeds) < 2 or seeds != set(values[x]):
                         continue
                     if all(abs(values[y][d] - sum(values[s][d] for s in subs) - values[x][d]) <=
@@ -928,7 +930,7 @@ def _tidy(x: float) -> float | int:
     return int(x) if float(x).is_integer() else round(x, 2)
 
 
-def _code_pattern(codes: list[str], years: dict[str, list[int]]) -> tuple[str, str | None]:
+def _code_pattern(codes: list[str], years: dict[str, list[int | None]]) -> tuple[str, str | None]:
     """A bothify pattern that every code fits: the parts all codes share kept, digits ``#``,
     letters ``?``, a part equal to a date slot's year as ``{year:slot}``."""
     if len(set(codes)) == 1:  # one example says nothing of what is constant: its shape only
@@ -1082,7 +1084,7 @@ def _synthetic_names(genre: str, slot: str, label: str, values: list[Value], lan
 
 
 def _pool(texts: list[str], fp: Fingerprint, language: str, contexts: list[tuple[str, str]]) -> list[str]:
-    out = []
+    out: list[str] = []
     for t in texts:
         t = t.strip().rstrip(".。")
         if safe_pool_value(t, fp, language, contexts) and t.lower() not in {o.lower() for o in out}:
@@ -1128,14 +1130,15 @@ def _amount_order(ind: Induction) -> None:
     for a, b in sorted(less):
         if any((a, c) in less and (c, b) in less for c in values):
             continue  # implied by a chain through c
-        if ind.slots[a].derived and b in ind.slots[a].derived:
+        derived = ind.slots[a].derived
+        if derived and b in derived:
             continue
         ind.constraints.append((f"{a} < {b}", f"the {ind.slots[a].labels[0]} is below the {ind.slots[b].labels[0]}"))
 
 
 def _after_chain(ind: Induction, start: str, target: str) -> bool:
-    seen = set()
-    cur = start
+    seen: set[str] = set()
+    cur: str | None = start
     while cur and cur not in seen:
         if cur == target:
             return True

@@ -158,7 +158,7 @@ def fingerprint(docs: list[Document], language: str, values: list[Value], salt: 
                     v = classify(chunk, language)
                     if v.kind in ("person", "organisation", "address"):
                         found.append(v)
-    seen_in = Counter()  # a value two seeds share is the genre's (SEV-1, a standard), not a fact
+    seen_in: Counter[str] = Counter()  # a value two seeds share is the genre's (SEV-1, a standard), not a fact
     for doc in docs:
         text = norm(doc.text)
         for v in {norm(v.text): v for v in found}.values():

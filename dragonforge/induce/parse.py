@@ -220,8 +220,9 @@ def parse(text: str, name: str, language: str, unwrap_lines: bool = True) -> Doc
         pairs = [labelled(p, language) for p in parts]
         if not (pairs and all(pairs)) and labelled(line, language):  # "Claim number:    CLM-1": one pair
             parts, pairs = [line], [labelled(line, language)]
-        if pairs and all(pairs) and all(_field_like(p, language) for p in pairs):  # type: ignore[arg-type]
-            for pair in pairs:
+        found = [p for p in pairs if p is not None]  # all of them, when every part is a pair
+        if pairs and len(found) == len(pairs) and all(_field_like(p, language) for p in found):
+            for pair in found:
                 for field in _fields(pair[0], pair[1], language, number, len(sections) - 1, order, line, unwrap_lines):
                     sections[-1].fields.append(field)
                     order += 1

@@ -204,9 +204,9 @@ def is_organisation(text: str, language: str) -> bool:
     text = text.strip()
     if language == "zh":
         m = _ORG_ZH.search(text)
-        return bool(m) and m.start() >= 3 and len(text) <= 30 and "，" not in text
+        return m is not None and m.start() >= 3 and len(text) <= 30 and "，" not in text
     m = _ORG_EN.search(text)
-    return bool(m) and len(text.split()) <= 8 and text[:1].isupper() and len(text[:m.start()].strip(" ,&")) >= 2
+    return m is not None and len(text.split()) <= 8 and text[:1].isupper() and len(text[:m.start()].strip(" ,&")) >= 2
 
 
 def is_address(text: str, language: str) -> bool:
@@ -277,7 +277,7 @@ def _classify(text: str, language: str) -> Value:
         return Value(t, "duration", number=minutes_of(m.group(0)), unit=duration_unit(m.group(0)))
     m = whole(QUANTITY, t, 0.7)
     if m:
-        unit = re.sub(_NUMBER, "", m.group(0)).strip()
+        unit: str | None = re.sub(_NUMBER, "", m.group(0)).strip()
         return Value(t, "quantity", number=number_of(m.group(0)), unit=unit)
     m = re.fullmatch(rf"({_NUMBER})\s?/\s?({_NUMBER})(\s?(?:points?|pts|分))?", t)
     if m:  # a score out of a maximum: 18/25

@@ -42,7 +42,7 @@ def pack_files(ind: Induction) -> dict[str, str]:
             spec["presence"] = round(max(0.3, support), 2)
         slots[name] = spec
         labels = [lab for lab in slot.labels if not ind.fingerprint.value_in(lab)] or [name.replace("_", " ")]
-        entry = {"labels": labels, "description": _describe(labels[0], lang)}
+        entry: dict = {"labels": labels, "description": _describe(labels[0], lang)}
         for key in ("pool", "style"):
             if key in slot.text:
                 entry[key] = slot.text[key]
@@ -67,7 +67,7 @@ def pack_files(ind: Induction) -> dict[str, str]:
     sections = []
     section_titles = {}
     for s in ind.sections:
-        entry: dict = {"id": s["id"], "layout": s["layout"]}
+        entry = {"id": s["id"], "layout": s["layout"]}
         if s["layout"] == "fields":
             entry["slots"] = s["slots"]
         else:
