@@ -64,8 +64,8 @@ def main() -> None:
                              generator=ExtractiveGenerator())
 
         async def answer_all():
-            return await asyncio.gather(*(system.answer(Query(query_id=q["query"]["query_id"], language=q["language"],
-                                                              domain=q["domain"], question=q["query"]["content"]))
+            return await asyncio.gather(*(system.answer(Query(query_id=q.query.query_id, language=q.language,
+                                                              domain=q.domain, question=q.query.content))
                                           for q in queries))
 
         t0 = time.perf_counter()
@@ -73,9 +73,9 @@ def main() -> None:
         answer_s = time.perf_counter() - t0
         predictions = Path(tmp) / "predictions.jsonl"
         write_jsonl_atomic(predictions, [
-            {**{k: v for k, v in q.items() if k != "prediction"},
-             "prediction": {"content": answers[q["query"]["query_id"]].answer,
-                            "references": answers[q["query"]["query_id"]].contexts}} for q in queries])
+            {**q.model_dump(mode="json", exclude_unset=True, exclude={"prediction"}),
+             "prediction": {"content": answers[q.query.query_id].answer,
+                            "references": answers[q.query.query_id].contexts}} for q in queries])
         by_id = {d["doc_id"]: d for d in documents}
         config = EvalConfig(system="bench")
 
@@ -84,9 +84,9 @@ def main() -> None:
         for r in range(args.repeats):
             _clear_caches()  # each repeat scores from cold caches, as a command does
             t0 = time.perf_counter()
-            records = [score_query(q, answers[q["query"]["query_id"]],
-                                   lexical_labels(q, answers[q["query"]["query_id"]]), config, by_id) for q in queries]
-            scores = aggregate(records, config)
+            records = [score_query(q, answers[q.query.query_id],
+                                   lexical_labels(q, answers[q.query.query_id]), config, by_id) for q in queries]
+            scores = aggregate(records, config).to_json()
             in_process.append(time.perf_counter() - t0)
             out = Path(tmp) / f"eval{r}"
             t0 = time.perf_counter()

@@ -30,17 +30,17 @@ def main() -> int:
 
     documents, queries = load_benchmark(args.bench)
     by_doc = {d["doc_id"]: d["content"] for d in documents}
-    by_query = {q["query"]["query_id"]: q for q in queries}
+    by_query = {q.query.query_id: q for q in queries}
     ours = {r["query_id"]: r for r in map(json.loads, (args.eval / "per_query.jsonl").read_text().splitlines())}
     predictions = {p["query"]["query_id"]: p["prediction"]["references"]
                    for p in map(json.loads, (args.eval / "predictions.jsonl").read_text().splitlines())}
     qrels, run, compared = {}, {}, []
     for qid, record in ours.items():
-        gt = by_query[qid]["ground_truth"]
-        refs, lang = gt.get("references") or [], by_query[qid].get("language", "en")
+        gt = by_query[qid].ground_truth
+        refs, lang = gt.references, by_query[qid].language
         if not refs or record["ndcg_at_k"] is None:
             continue
-        gold = [by_doc[d] for d in gt.get("doc_ids") or [] if d in by_doc] or None
+        gold = [by_doc[d] for d in gt.doc_ids if d in by_doc] or None
         chunks = metrics.unique_chunks(predictions[qid])
         relevant = {f"c{i}": 1 for i, c in enumerate(chunks) if metrics.is_relevant(c, refs, lang, gold)}
         bodies = [metrics.strip_metadata(c) for i, c in enumerate(chunks) if f"c{i}" in relevant]

@@ -38,6 +38,7 @@ from dragonforge.models import (
     DBQueryBody,
     Document,
     FileEntry,
+    KeypointFact,
     Language,
     Manifest,
     QueryType,
@@ -141,8 +142,8 @@ def to_dragonball_query(qra: QRA) -> DBQuery:
             keypoints=numbered(qra),
             # Extra field beside the contract: the fact values each keypoint asserts, for judges.
             keypoint_facts=[
-                [{"doc_id": f.doc_id, "key": f.key, "kind": f.kind, "text": f.text, "value": f.value,
-                  "unit": f.unit} for f in kp.facts]
+                [KeypointFact.model_construct(doc_id=f.doc_id, key=f.key, kind=f.kind, text=f.text, value=f.value,
+                                              unit=f.unit) for f in kp.facts]
                 for kp in qra.keypoints
             ],
         ),

@@ -70,9 +70,8 @@ def agreement(pairs: list[Pair], by_language: bool = True) -> dict[str, Any]:
     out["labels"] = labels
     out["confusion"] = {h: {j: sum(1 for p in pairs if p.human == h and p.judge == j) for j in LABELS} for h in LABELS}
     human_m, judge_m = keypoint_metrics(pairs, "human"), keypoint_metrics(pairs, "judge")
-    out["metrics"] = {m: {"human": _r(human_m[m]), "judge": _r(judge_m[m]),
-                          "gap": _r(abs(judge_m[m] - human_m[m])) if human_m[m] is not None and judge_m[m] is not None
-                          else None} for m in METRIC_OF}
+    out["metrics"] = {m: {"human": _r(h), "judge": _r(j), "gap": _r(abs(j - h)) if h is not None and j is not None
+                          else None} for m in METRIC_OF for h, j in ((human_m[m], judge_m[m]),)}
     if by_language:
         out["by_language"] = {lang: agreement([p for p in pairs if p.language == lang], by_language=False)
                               for lang in sorted({p.language for p in pairs})}

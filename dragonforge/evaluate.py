@@ -12,7 +12,7 @@ import asyncio
 import json
 import math
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -22,7 +22,8 @@ from dragonforge import metrics
 from dragonforge.errors import InputError, first_error
 from dragonforge.files import read_jsonl
 from dragonforge.judge import KeypointLabel, is_refusal, judge_keypoints
-from dragonforge.models import UNANSWERABLE_ANSWER, QueryType
+from dragonforge.models import UNANSWERABLE_ANSWER, DBQuery, QueryType
+from dragonforge.records import Counts, Failure, Prediction, QueryRecord, ScoresFile
 from dragonforge.systems import SystemAnswer
 
 if TYPE_CHECKING:  # the LLM side is imported where it is used: scoring offline never loads it
@@ -64,9 +65,10 @@ class EvalConfig(BaseModel):
 # --- loading ----------------------------------------------------------------------------------
 
 
-def load_benchmark(path: Path) -> tuple[list[dict], list[dict]]:
+def load_benchmark(path: Path) -> tuple[list[dict], list[DBQuery]]:
     """documents.jsonl and queries.jsonl of a finished benchmark directory, each record checked
-    against the DRAGONBall models that ``validate`` uses: a bad record is one line naming it."""
+    against the DRAGONBall models that ``validate`` uses: a bad record is one line naming it.
+    The queries are returned as those models; the documents as read."""
     from pydantic import ValidationError
 
     from dragonforge.models import DBDocument, DBQuery
@@ -75,6 +77,7 @@ def load_benchmark(path: Path) -> tuple[list[dict], list[dict]]:
         if not (path / name).is_file():
             raise InputError(f"{path} has no {name} file: not a benchmark directory")
     rows: dict[str, list[dict]] = {}
+    queries: list[DBQuery] = []
     for name, model, key in (("documents.jsonl", DBDocument, ("doc_id",)), ("queries.jsonl", DBQuery,
                                                                            ("query", "query_id"))):
         try:
@@ -84,7 +87,7 @@ def load_benchmark(path: Path) -> tuple[list[dict], list[dict]]:
         seen: dict[int, int] = {}
         for lineno, row in numbered:
             try:
-                model.model_validate(row)
+                checked = model.model_validate(row)
             except ValidationError as exc:
                 raise InputError(f"{path / name} line {lineno}: {first_error(exc)}") from None
             ident = row[key[0]] if len(key) == 1 else row[key[0]][key[1]]
@@ -92,26 +95,36 @@ def load_benchmark(path: Path) -> tuple[list[dict], list[dict]]:
                 raise InputError(f"{path / name} line {lineno}: {'.'.join(key)} {ident} again (first at line "
                                  f"{seen[ident]})")
             seen[ident] = lineno
+            if isinstance(checked, DBQuery):
+                queries.append(checked)
         rows[name] = [row for _, row in numbered]
     if not rows["documents.jsonl"]:
         raise InputError(f"{path / 'documents.jsonl'} holds no documents")
-    return rows["documents.jsonl"], rows["queries.jsonl"]
+    return rows["documents.jsonl"], queries
 
 
-def load_inputs(config: EvalConfig) -> tuple[list[dict], list[dict], dict[int, SystemAnswer] | None]:
+def load_inputs(config: EvalConfig) -> tuple[list[dict], list[DBQuery], dict[int, SystemAnswer] | None]:
     """Documents, queries and, for a predictions file, the answers it holds."""
+    from pydantic import ValidationError
+
     from dragonforge.systems import load_predictions
 
     documents, queries = (load_benchmark(Path(config.benchmark)) if config.benchmark else ([], []))
     if not config.predictions:
         return documents, queries, None
-    by_id = {q["query"]["query_id"]: q for q in queries} if queries else None
+    by_id = {q.query.query_id: q for q in queries} if queries else None
     records = load_predictions(Path(config.predictions), by_id)
     answers: dict[int, SystemAnswer] = {}
-    merged: list[dict] = []
-    for rec in records:
+    merged: list[DBQuery] = []
+    for n, rec in enumerate(records, 1):
         qid = rec["query"]["query_id"]
-        base = by_id[qid] if by_id else rec
+        if by_id:
+            base = by_id[qid]
+        else:
+            try:
+                base = DBQuery.model_validate(rec)
+            except ValidationError as exc:
+                raise InputError(f"{config.predictions} record {n} (query {qid}): {first_error(exc)}") from None
         merged.append(base)
         pred = rec.get("prediction") or {}
         answers[qid] = SystemAnswer(query_id=qid, answer=pred.get("content") or "",
@@ -124,7 +137,7 @@ def load_inputs(config: EvalConfig) -> tuple[list[dict], list[dict], dict[int, S
                 merged.append(query)
                 answers[qid] = SystemAnswer(query_id=qid, answer="", contexts=[], error=MISSING_PREDICTION)
         order = {qid: i for i, qid in enumerate(by_id)}
-        merged.sort(key=lambda q: order[q["query"]["query_id"]])
+        merged.sort(key=lambda q: order[q.query.query_id])
     return documents, merged, answers
 
 
@@ -156,7 +169,7 @@ async def llm_judge(llm: StructuredLLM, question: str, answer: str, keypoints: l
     messages = render_prompt("judge", language, question=question, answer=answer or "",
                              keypoints=keypoints, unanswerable=unanswerable, schema_json=schema_json)
     done = await llm.complete("judge", messages, JudgeReply, language)
-    if not done.ok:
+    if done.value is None:
         return [None] * len(keypoints)
     by_number = {item.keypoint: item for item in done.value.labels}
     return [KeypointLabel(keypoint=kp, label=by_number[i].label, reason=by_number[i].reason or "llm judge")
@@ -172,27 +185,27 @@ def _plain_keypoints(keypoints: list[str]) -> list[str]:
     return [re.sub(r"^\s*\d+\.\s*", "", kp) for kp in keypoints]
 
 
-def score_query(query: dict, answer: SystemAnswer, labels: list[KeypointLabel | None], config: EvalConfig,
+def score_query(query: DBQuery, answer: SystemAnswer, labels: Sequence[KeypointLabel | None], config: EvalConfig,
                 documents: dict[int, dict], llm_scores: Scores | None = None,
-                oracle_labels: list[KeypointLabel] | None = None) -> dict[str, Any]:
+                oracle_labels: list[KeypointLabel] | None = None) -> QueryRecord:
     """Every metric of one query, under its name; None where it does not apply.
 
     ``llm_scores`` (LLM judge) replace the offline approximations of faithfulness and context
     precision and add answer relevancy and retrieval agreement. Without them, retrieval
     agreement is approximated offline from ``oracle_labels``, the lexical judge's labels of the
     oracle answer: the two answers agree when every keypoint gets the same label."""
-    q, gt = query["query"], query["ground_truth"]
-    language = query.get("language", "en")
-    qtype = QueryType(q["query_type"])
-    refs: list[str] = gt.get("references") or []
+    q, gt = query.query, query.ground_truth
+    language = query.language
+    qtype = q.query_type
+    refs: list[str] = gt.references
     compat = config.compat == "rageval"
     # repeats removed before every metric; compat mode keeps the reference implementation's own
     # three (recall, EIR, precision) on the list as returned, as its scripts do
     contexts = metrics.unique_chunks(answer.contexts)
     raw = answer.contexts if compat else contexts
-    gold_docs = [documents[d]["content"] for d in (gt.get("doc_ids") or []) if d in documents] or None
-    record: dict[str, Any] = {"query_id": q["query_id"], "query_type": qtype.value, "language": language,
-                              "domain": query.get("domain")}
+    gold_docs = [documents[d]["content"] for d in gt.doc_ids if d in documents] or None
+    record: dict[str, Any] = {"query_id": q.query_id, "query_type": qtype.value, "language": language,
+                              "domain": query.domain}
 
     def retrieval(value: float | None) -> float | None:
         # A query without gold references has no retrieval score; the reference
@@ -213,7 +226,7 @@ def score_query(query: dict, answer: SystemAnswer, labels: list[KeypointLabel | 
     record["ndcg_at_k"] = metrics.ndcg_at_k(refs, contexts, language, config.k, gold_docs) if refs else None
     relevance = [metrics.is_relevant(c, refs, language, gold_docs) for c in contexts[: config.k]] if refs else []
     record["context_precision"] = metrics.context_precision_at_k(relevance, config.k) if refs else None
-    gold_answer = gt.get("content", "")
+    gold_answer = gt.content
     unanswerable = qtype is QueryType.UNANSWERABLE
     record["context_recall"] = (metrics.context_recall(gold_answer, contexts, language)
                                 if refs and not unanswerable else None)
@@ -224,7 +237,7 @@ def score_query(query: dict, answer: SystemAnswer, labels: list[KeypointLabel | 
         record.update(metrics.keypoint_scores([lab.label for lab in judged]))
     else:
         record.update(completeness=None, hallucination=None, irrelevance=None)
-    record["labels"] = [lab.model_dump() if lab else None for lab in labels]
+    record["labels"] = labels
     rouge = metrics.rouge_l_compat if compat else metrics.rouge_l
     record["rouge_l"] = rouge(answer.answer, gold_answer, language)
     # Offline approximation of Ragas faithfulness: the share of the answer's sentences the
@@ -251,12 +264,13 @@ def score_query(query: dict, answer: SystemAnswer, labels: list[KeypointLabel | 
         record[name] = getattr(answer, name)
     record["error"] = answer.error
     record["answer"] = answer.answer  # the retrieved chunks are in predictions.jsonl
-    record["failure"] = failure_label(record, qtype, contexts, gt.get("doc_ids") or [], documents, language)
-    return record
+    scored = QueryRecord(**record)
+    scored.failure = failure_label(scored, qtype, contexts, gt.doc_ids, documents, language)
+    return scored
 
 
-def failure_label(record: dict[str, Any], qtype: QueryType, contexts: list[str], doc_ids: list[int],
-                  documents: dict[int, dict], language: str) -> str | None:
+def failure_label(record: QueryRecord, qtype: QueryType, contexts: list[str], doc_ids: list[int],
+                  documents: dict[int, dict], language: str) -> Failure | None:
     """Why a query missed (method.md §3 list), or None when it did not.
 
     policy_failure: an unanswerable question answered with facts. missing_document: nothing
@@ -267,13 +281,13 @@ def failure_label(record: dict[str, Any], qtype: QueryType, contexts: list[str],
     keypoints but its retrieved context does not support it. Otherwise the evidence was there and
     the answer left keypoints out: counted as a generation failure (generation_hallucination).
     """
-    if record.get("error"):
+    if record.error:
         return None  # the system failed: counted in counts.system_errors, not as a failure of its answer
     if qtype is QueryType.UNANSWERABLE:
-        return None if record["refused"] or metrics.degenerate(record.get("answer") or "") else "policy_failure"
-    complete = record.get("completeness")
-    wrong = record.get("hallucination") or 0
-    if complete is None or (complete >= 1.0 and wrong == 0 and (record.get("recall") or 0) > 0):
+        return None if record.refused or metrics.degenerate(record.answer) else "policy_failure"
+    complete = record.completeness
+    wrong = record.hallucination or 0
+    if complete is None or (complete >= 1.0 and wrong == 0 and (record.recall or 0) > 0):
         return None
     if complete >= 1.0 and wrong == 0:
         return "citation_error"
@@ -283,7 +297,7 @@ def failure_label(record: dict[str, Any], qtype: QueryType, contexts: list[str],
         return "missing_document"
     if wrong > 0:
         return "generation_hallucination"
-    recall = record.get("recall") or 0
+    recall = record.recall or 0
     if recall == 0:
         return "retrieval_miss"
     if recall < 1:
@@ -311,49 +325,46 @@ def _touches(contexts: list[str], doc_ids: list[int], documents: dict[int, dict]
 # --- aggregation ------------------------------------------------------------------------------
 
 
-def aggregate(records: list[dict[str, Any]], config: EvalConfig) -> dict[str, Any]:
+def aggregate(records: list[QueryRecord], config: EvalConfig) -> ScoresFile:
     names = RETRIEVAL_METRICS + GENERATION_METRICS + SYSTEM_METRICS
 
-    def means(rows: list[dict[str, Any]]) -> dict[str, float | None]:
+    def means(rows: list[QueryRecord]) -> dict[str, float | None]:
         out: dict[str, float | None] = {}
         for name in names:
-            values = [r[name] for r in rows if r.get(name) is not None]
+            values = [v for r in rows if (v := getattr(r, name)) is not None]
             out[name] = round(sum(values) / len(values), 6) if values else None
-        latencies = [r["latency_ms"] for r in rows if r.get("latency_ms") is not None]
+        latencies = [r.latency_ms for r in rows if r.latency_ms is not None]
         out["latency_p50_ms"] = metrics.percentile(latencies, 50)
         out["latency_p95_ms"] = metrics.percentile(latencies, 95)
         return out
 
     def grouped(key: str) -> dict[str, dict[str, float | None]]:
-        groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
-        for r in records:
-            groups[str(r[key])].append(r)
-        return {k: means(v) for k, v in sorted(groups.items())}
+        return {k: means(v) for k, v in _group(records, key).items()}
 
     # queries left out of some retrieval mean: in compat mode the reference implementation's three
     # (recall, EIR, precision) average them in as 0, but the IR metrics still leave them out
     retrieval_names = ("recall", "eir", "precision", "recall_at_k", "mrr", "ndcg_at_k", "context_precision")
-    left_out = {name: sum(1 for r in records if r.get(name) is None) for name in retrieval_names}
+    left_out = {name: sum(1 for r in records if getattr(r, name) is None) for name in retrieval_names}
     no_refs = max(left_out.values(), default=0)
     failures: dict[str, int] = {name: 0 for name in FAILURES}
     for r in records:
-        if r["failure"]:
-            failures[r["failure"]] += 1
-    counts = {
-        "queries": len(records),
-        "by_type": {k: len(v) for k, v in _group(records, "query_type").items()},
-        "by_language": {k: len(v) for k, v in _group(records, "language").items()},
-        "left_out_of_retrieval_means": no_refs,
-        "left_out_by_metric": left_out,
-        "system_errors": sum(1 for r in records if r.get("error")),
-        "missing_predictions": sum(1 for r in records if r.get("error") == MISSING_PREDICTION),
-        "judge_failures": sum(r.get("judge_failures", 0) for r in records),
-        "llm_metric_failures": sum(len(r.get("llm_failures") or []) for r in records),
-        "failures": failures,
-    }
-    return {"overall": means(records), "by_type": grouped("query_type"), "by_language": grouped("language"),
-            "by_domain": grouped("domain"), "counts": counts, "config": config.model_dump(mode="json"),
-            "methods": metric_methods(config)}
+        if r.failure:
+            failures[r.failure] += 1
+    counts = Counts(
+        queries=len(records),
+        by_type={k: len(v) for k, v in _group(records, "query_type").items()},
+        by_language={k: len(v) for k, v in _group(records, "language").items()},
+        left_out_of_retrieval_means=no_refs,
+        left_out_by_metric=left_out,
+        system_errors=sum(1 for r in records if r.error),
+        missing_predictions=sum(1 for r in records if r.error == MISSING_PREDICTION),
+        judge_failures=sum(r.judge_failures for r in records),
+        llm_metric_failures=sum(len(r.llm_failures) for r in records),
+        failures=failures,
+    )
+    return ScoresFile(overall=means(records), by_type=grouped("query_type"), by_language=grouped("language"),
+                      by_domain=grouped("domain"), counts=counts, config=config.model_dump(mode="json"),
+                      methods=metric_methods(config))
 
 
 def metric_methods(config: EvalConfig) -> dict[str, str]:
@@ -392,46 +403,45 @@ def metric_methods(config: EvalConfig) -> dict[str, str]:
     }
 
 
-def _group(records: list[dict[str, Any]], key: str) -> dict[str, list[dict[str, Any]]]:
-    out: dict[str, list[dict[str, Any]]] = defaultdict(list)
+def _group(records: list[QueryRecord], key: str) -> dict[str, list[QueryRecord]]:
+    out: dict[str, list[QueryRecord]] = defaultdict(list)
     for r in records:
-        out[str(r[key])].append(r)
+        out[str(getattr(r, key))].append(r)
     return dict(sorted(out.items()))
 
 
 # --- judging a whole run ------------------------------------------------------------------------
 
 
-def lexical_labels(query: dict, answer: SystemAnswer) -> list[KeypointLabel]:
-    gt = query["ground_truth"]
-    unanswerable = query["query"]["query_type"] == QueryType.UNANSWERABLE.value
-    return judge_keypoints(answer.answer, _plain_keypoints(gt.get("keypoints") or []), query.get("language", "en"),
-                           keypoint_facts=gt.get("keypoint_facts"), unanswerable=unanswerable)
+def lexical_labels(query: DBQuery, answer: SystemAnswer) -> list[KeypointLabel]:
+    gt = query.ground_truth
+    unanswerable = query.query.query_type is QueryType.UNANSWERABLE
+    return judge_keypoints(answer.answer, _plain_keypoints(gt.keypoints), query.language,
+                           keypoint_facts=gt.keypoint_facts, unanswerable=unanswerable)
 
 
-def oracle_labels(query: dict, answer: SystemAnswer) -> list[KeypointLabel] | None:
+def oracle_labels(query: DBQuery, answer: SystemAnswer) -> list[KeypointLabel] | None:
     """The lexical judge's labels of the oracle answer (offline retrieval agreement)."""
     if answer.oracle_answer is None:
         return None
     return lexical_labels(query, SystemAnswer(query_id=answer.query_id, answer=answer.oracle_answer))
 
 
-async def llm_judgements(llm: StructuredLLM, queries: list[dict], answers: dict[int, SystemAnswer],
+async def llm_judgements(llm: StructuredLLM, queries: list[DBQuery], answers: dict[int, SystemAnswer],
                          embedder: Embeds | None = None, k: int = 5,
                          on_done: Callable[[], None] | None = None) -> tuple[dict[int, list], dict[int, Scores]]:
     """Keypoint labels and the LLM-mode metrics (faithfulness, context precision, answer
     relevancy, retrieval agreement) of every query."""
     from dragonforge import ragas
 
-    async def one(query: dict) -> tuple[int, list, Scores]:
-        q, gt = query["query"], query["ground_truth"]
-        qid, language, answer = q["query_id"], query.get("language", "en"), answers[q["query_id"]]
-        unanswerable = q["query_type"] == QueryType.UNANSWERABLE.value
+    async def one(query: DBQuery) -> tuple[int, list, Scores]:
+        q, gt = query.query, query.ground_truth
+        qid, language, answer = q.query_id, query.language, answers[q.query_id]
+        unanswerable = q.query_type is QueryType.UNANSWERABLE
         labels, scores = await asyncio.gather(
-            llm_judge(llm, q["content"], answer.answer, _plain_keypoints(gt.get("keypoints") or []), language,
-                      unanswerable),
-            ragas.score(llm, embedder, question=q["content"], answer=answer.answer, contexts=answer.contexts,
-                        reference_answer=gt.get("content") if gt.get("references") else None,
+            llm_judge(llm, q.content, answer.answer, _plain_keypoints(gt.keypoints), language, unanswerable),
+            ragas.score(llm, embedder, question=q.content, answer=answer.answer, contexts=answer.contexts,
+                        reference_answer=gt.content if gt.references else None,
                         oracle_answer=answer.oracle_answer, k=k, language=language, unanswerable=unanswerable))
         if on_done:
             on_done()
@@ -441,13 +451,14 @@ async def llm_judgements(llm: StructuredLLM, queries: list[dict], answers: dict[
     return {qid: labels for qid, labels, _ in done}, {qid: scores for qid, _, scores in done}
 
 
-def predictions_records(queries: list[dict], answers: dict[int, SystemAnswer]) -> list[dict]:
-    """The run in DRAGONBall format, prediction filled, for the reference implementation's scripts."""
+def predictions_records(queries: list[DBQuery], answers: dict[int, SystemAnswer]) -> list[dict]:
+    """The run in DRAGONBall format, prediction filled, for the reference implementation's scripts:
+    each query as it was read (its own fields and extras), with the system's prediction."""
     out = []
     for q in queries:
-        a = answers[q["query"]["query_id"]]
-        record = {k: v for k, v in q.items() if k != "prediction"}
-        record["prediction"] = {"content": a.answer, "references": a.contexts}
+        a = answers[q.query.query_id]
+        record = q.model_dump(mode="json", exclude_unset=True, exclude={"prediction"})
+        record["prediction"] = Prediction(content=a.answer, references=a.contexts).model_dump(mode="json")
         out.append(record)
     return out
 

@@ -21,7 +21,7 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import TypeAdapter
 
@@ -29,9 +29,14 @@ from dragonforge import evaluate as ev
 from dragonforge.errors import DragonforgeError
 from dragonforge.files import dumps_record, jsonl_bytes, mentions, write_bytes_atomic, write_text_atomic
 from dragonforge.fingerprint import content_key
+from dragonforge.models import DBQuery
 from dragonforge.progress import NullProgress, Progress
+from dragonforge.records import QueryRecord, ScoresFile, Timings, Usage
 from dragonforge.resume import ResumeStore
 from dragonforge.systems import Query, SystemAnswer
+
+if TYPE_CHECKING:
+    from dragonforge.llm import LLMAccount
 
 _ANSWER = TypeAdapter(SystemAnswer)
 
@@ -65,15 +70,15 @@ def warm_workers(config: ev.EvalConfig) -> bool:
     return start_fork_server(_PRELOAD_ZH if chinese else _PRELOAD)
 
 
-def lexical_chunk(queries: list[dict], answers: dict[int, SystemAnswer], config: ev.EvalConfig,
-                  documents: dict[int, dict]) -> list[tuple[int, list, list | None, dict, str, str]]:
+def lexical_chunk(queries: list[DBQuery], answers: dict[int, SystemAnswer], config: ev.EvalConfig,
+                  documents: dict[int, dict]) -> list[tuple[int, list, list | None, QueryRecord, str, str]]:
     """The offline judge's labels, the oracle answers' labels and the score record of each query
     of a chunk (in a worker process); no labels with ``--judge none``. Also the record's and the
     prediction's lines of ``per_query.jsonl`` and ``predictions.jsonl``, serialised here, in parallel."""
     out = []
     judge = config.judge == "lexical"
     for q in queries:
-        qid = q["query"]["query_id"]
+        qid = q.query.query_id
         labels = ev.lexical_labels(q, answers[qid]) if judge else []
         oracle = ev.oracle_labels(q, answers[qid]) if judge else None
         record = ev.score_query(q, answers[qid], labels, config, documents, oracle_labels=oracle)
@@ -101,13 +106,14 @@ def make_system(spec: str, documents: list[dict], config: ev.EvalConfig, llm_set
         if config.generator == "llm":
             from dragonforge.llm import StructuredLLM
 
-            generator = rag.LLMGenerator(StructuredLLM(llm_settings, cache_path=state_dir(out) / "llm-cache.sqlite",
+            generator: rag.LLMGenerator | rag.ExtractiveGenerator = rag.LLMGenerator(StructuredLLM(llm_settings, cache_path=state_dir(out) / "llm-cache.sqlite",
                                                        account=account))
         else:
             generator = rag.ExtractiveGenerator()
+        retriever: Literal["bm25", "dense"] = "bm25" if spec == "bm25" else "dense"
         return rag.BaselineRAG(documents, chunk_size=config.chunk_size or 512, overlap=config.overlap or 64,
                                top_k=config.top_k or 5, metadata_prefix=config.metadata_prefix, generator=generator,
-                               retriever=spec, embedder=embedder.make(state_dir(out) / "embeddings.sqlite", account)
+                               retriever=retriever, embedder=embedder.make(state_dir(out) / "embeddings.sqlite", account)
                                if embedder else None)
     raise DragonforgeError(f"unknown --system {spec!r}; use bm25, dense, an http(s):// URL or python:module:function")
 
@@ -125,7 +131,8 @@ def system_identity(config: ev.EvalConfig) -> dict[str, Any]:
 def _python_source_hash(spec: str) -> str | None:
     module = spec.rpartition(":")[0]
     try:
-        origin = Path(module) if module.endswith(".py") else Path(importlib.util.find_spec(module).origin or "")
+        spec_found = None if module.endswith(".py") else importlib.util.find_spec(module)
+        origin = Path(module) if spec_found is None else Path(spec_found.origin or "")
         return hashlib.sha256(origin.read_bytes()).hexdigest()
     except (ImportError, AttributeError, ValueError, OSError):
         return None
@@ -138,9 +145,9 @@ def documents_digest(documents: list[dict]) -> str:
     return h.hexdigest()
 
 
-def answer_key(identity: dict[str, Any], digest: str, query: dict) -> str:
-    return content_key("answer", identity, digest, query.get("language"), query.get("domain"), query["query"],
-                       query["ground_truth"].get("references") or [])
+def answer_key(identity: dict[str, Any], digest: str, query: DBQuery) -> str:
+    return content_key("answer", identity, digest, query.language, query.domain,
+                       query.query.model_dump(mode="json", exclude_unset=True), query.ground_truth.references)
 
 
 @dataclass
@@ -149,7 +156,7 @@ class Judged:
     oracle_labels: dict[int, list | None] = field(default_factory=dict)
     llm_scores: dict[int, Any] = field(default_factory=dict)
     usage: dict = field(default_factory=dict)
-    records: dict[int, dict] = field(default_factory=dict)  # score records, where the judge made them too
+    records: dict[int, QueryRecord] = field(default_factory=dict)  # score records, where the judge made them too
     lines: dict[int, tuple[str, str]] = field(default_factory=dict)  # and their per_query and predictions lines
 
 
@@ -168,14 +175,15 @@ class Evaluation:
         self.progress = progress or NullProgress()
         self.t0 = time.perf_counter()
         # ``inputs``: what ev.load_inputs(config) returns, when the caller has already read it.
-        self.documents, self.queries, self.given_answers = inputs or ev.load_inputs(config)
+        loaded: tuple[list[dict], list[DBQuery], dict[int, SystemAnswer] | None] = inputs or ev.load_inputs(config)
+        self.documents, self.queries, self.given_answers = loaded
         self.store: ResumeStore | None = None
         # processes for the offline judge and scores (0: none; None: one per core for large runs)
         self.workers = workers if workers is not None else (0 if len(self.queries) < PARALLEL_QUERIES else None)
         # What the steps made, for a caller (the flow) that runs them one by one.
         self.answered: dict[int, SystemAnswer] = {}
         self.answer_usage: dict = {}
-        self.answer_account = None  # the LLM generator's account, once the answers are in
+        self.answer_account: LLMAccount | None = None  # the LLM generator's account, once the answers are in
         self.judged: Judged | None = None
 
     def close(self) -> None:
@@ -194,13 +202,13 @@ class Evaluation:
         config, out = self.config, self.out
         self.store = self.store or ResumeStore(state_dir(out) / "resume.sqlite")
         identity, digest = system_identity(config), documents_digest(self.documents)
-        keys = {q["query"]["query_id"]: answer_key(identity, digest, q) for q in self.queries}
+        keys = {q.query.query_id: answer_key(identity, digest, q) for q in self.queries}
         answers: dict[int, SystemAnswer] = {}
         for qid, key in keys.items():
             kept = self.store.get(key, _ANSWER)
             if kept is not None:
                 answers[qid] = kept.model_copy(update={"query_id": qid})
-        todo = [q for q in self.queries if q["query"]["query_id"] not in answers]
+        todo = [q for q in self.queries if q.query.query_id not in answers]
         self.progress.start("answers", len(self.queries))
         self.progress.advance("answers", len(self.queries) - len(todo))
         if not todo:
@@ -217,13 +225,12 @@ class Evaluation:
         async def run() -> None:
             sem = asyncio.Semaphore(self.concurrency)
 
-            async def one(q: dict) -> None:
-                qid = q["query"]["query_id"]
-                query = Query(query_id=qid, language=q.get("language", "en"), domain=q.get("domain", ""),
-                              question=q["query"]["content"])
+            async def one(q: DBQuery) -> None:
+                qid = q.query.query_id
+                query = Query(query_id=qid, language=q.language, domain=q.domain, question=q.query.content)
                 async with sem:
                     a = await system.answer(query)
-                    references = q["ground_truth"].get("references") or []
+                    references = q.ground_truth.references
                     if oracle and references and not a.error:
                         a.oracle_answer = await oracle(query, references)
                 answers[qid] = a
@@ -259,11 +266,11 @@ class Evaluation:
             return self._judge_in_workers(answers)
         if self.config.judge == "none":  # retrieval and text metrics only; keypoint metrics stay empty
             self.progress.advance("judged", len(queries))
-            return Judged(labels={q["query"]["query_id"]: [] for q in queries})
+            return Judged(labels={q.query.query_id: [] for q in queries})
         if self.config.judge == "lexical":
             labels, oracle = {}, {}
             for q in queries:
-                qid = q["query"]["query_id"]
+                qid = q.query.query_id
                 labels[qid] = ev.lexical_labels(q, answers[qid])
                 oracle[qid] = ev.oracle_labels(q, answers[qid])
                 self.progress.advance("judged")
@@ -296,7 +303,7 @@ class Evaluation:
         from dragonforge.workers import worker_pool
 
         by_id = {d["doc_id"]: d for d in self.documents}
-        chinese = any(q.get("language") == "zh" for q in self.queries)
+        chinese = any(q.language == "zh" for q in self.queries)
         pool = worker_pool(self.workers, preload=_PRELOAD_ZH if chinese else _PRELOAD)
         cores = self.workers or os.cpu_count() or 1
         size = max(1, -(-len(self.queries) // (_CHUNKS_PER_WORKER * cores)))
@@ -305,9 +312,9 @@ class Evaluation:
             futures = []
             for i in range(0, len(self.queries), size):
                 chunk = self.queries[i:i + size]
-                mine = {q["query"]["query_id"]: answers[q["query"]["query_id"]] for q in chunk}
+                mine = {q.query.query_id: answers[q.query.query_id] for q in chunk}
                 # only the gold documents of the chunk's queries are read (failure labels)
-                gold = {i: by_id[i] for q in chunk for i in q["ground_truth"].get("doc_ids") or [] if i in by_id}
+                gold = {i: by_id[i] for q in chunk for i in q.ground_truth.doc_ids if i in by_id}
                 futures.append(pool.submit(lexical_chunk, chunk, mine, self.config, gold))
             import polars  # noqa: F401  (for the files, imported while the workers run)
             for fut in futures:
@@ -325,22 +332,25 @@ class Evaluation:
 
     # -- scores and files ------------------------------------------------------------------
 
-    def score(self, answers: dict[int, SystemAnswer], judged: Judged, answer_usage: dict) -> tuple[list, dict]:
+    def score(self, answers: dict[int, SystemAnswer], judged: Judged,
+              answer_usage: dict) -> tuple[list[QueryRecord], ScoresFile]:
         by_id = {d["doc_id"]: d for d in self.documents}
         records = [judged.records.get(qid) or
                    ev.score_query(q, answers[qid], judged.labels[qid], self.config, by_id,
                                   llm_scores=judged.llm_scores.get(qid), oracle_labels=judged.oracle_labels.get(qid))
-                   for q in self.queries for qid in (q["query"]["query_id"],)]
+                   for q in self.queries for qid in (q.query.query_id,)]
         scores = ev.aggregate(records, self.config)
-        scores["timings"] = {"seconds": round(time.perf_counter() - self.t0, 3)}
-        if answer_usage or judged.usage:
-            scores["llm_usage"] = {**answer_usage, **judged.usage}  # by stage: rag_answer, then the judge's
+        scores.timings = Timings(seconds=round(time.perf_counter() - self.t0, 3))
+        if answer_usage or judged.usage:  # by stage, then model: rag_answer, then the judge's
+            usage = {**answer_usage, **judged.usage}
+            scores.llm_usage = {stage: {model: Usage.model_validate(u) for model, u in by_model.items()}
+                                for stage, by_model in usage.items()}
         return records, scores
 
-    def write(self, records: list[dict], scores: dict, answers: dict[int, SystemAnswer],
+    def write(self, records: list[QueryRecord], scores: ScoresFile, answers: dict[int, SystemAnswer],
               judged: Judged | None = None) -> None:
         lines = judged.lines if judged is not None else {}
-        ids = [q["query"]["query_id"] for q in self.queries]
+        ids = [q.query.query_id for q in self.queries]
         if lines and all(qid in lines for qid in ids):  # serialised by the workers
             write_results(self.out, records, scores, None,
                           lines=("".join(lines[i][0] for i in ids), "".join(lines[i][1] for i in ids)))
@@ -359,12 +369,12 @@ def evaluate(out: Path, config: ev.EvalConfig, *, llm_settings=None, concurrency
         judged = run.judge(answers)
         records, scores = run.score(answers, judged, usage)
         run.write(records, scores, answers, judged)
-        return scores
+        return scores.to_json()
     finally:
         run.close()
 
 
-def write_results(out: Path, records: list[dict], scores: dict, predictions: list[dict] | None,
+def write_results(out: Path, records: list[QueryRecord], scores: ScoresFile, predictions: list[dict] | None,
                   lines: tuple[str, str] | None = None) -> None:
     """per_query.jsonl and .parquet, predictions.jsonl and scores.json; ``lines``: the two JSONL
     files' text when it is already serialised (then ``predictions`` is not needed). The JSONL
@@ -381,11 +391,11 @@ def write_results(out: Path, records: list[dict], scores: dict, predictions: lis
     with ThreadPoolExecutor(max_workers=2) as pool:
         writes = [pool.submit(write_bytes_atomic, out / "per_query.jsonl", per_query),
                   pool.submit(write_bytes_atomic, out / "predictions.jsonl", predicted)]
-        flat = [{k: (json.dumps(v, ensure_ascii=False) if isinstance(v, (list, dict)) else v) for k, v in r.items()}
-                for r in records]
+        flat = [{k: (json.dumps(v, ensure_ascii=False) if isinstance(v, (list, dict)) else v)
+                 for k, v in r.model_dump(mode="json").items()} for r in records]
         buffer = io.BytesIO()
         pl.DataFrame(flat, infer_schema_length=None).write_parquet(buffer)
         write_bytes_atomic(out / "per_query.parquet", buffer.getvalue())
         for done in writes:
             done.result()
-    write_text_atomic(out / "scores.json", json.dumps(scores, ensure_ascii=False, indent=2) + "\n")
+    write_text_atomic(out / "scores.json", json.dumps(scores.to_json(), ensure_ascii=False, indent=2) + "\n")

@@ -459,7 +459,7 @@ def _attributable(sentence: str, context: str, context_numbers: frozenset[str],
     if not numbers <= context_numbers:
         return False
     if context_words is None:  # Chinese: words are matched as substrings of the context
-        present = {w for w in content if w in context}
+        present: set[str] | frozenset[str] = {w for w in content if w in context}
         if not all(n in context for n in names):
             return False
     else:

@@ -233,11 +233,25 @@ class DBQueryBody(_Open):
     content: str
 
 
+class KeypointFact(_Open):
+    """One fact a keypoint states, as a build records it: which span of the keypoint is the value
+    (``text``), its kind and, where it has one, its canonical value and unit."""
+
+    doc_id: StrictInt | None = None
+    key: str | None = None
+    kind: str
+    text: str
+    value: str | int | float | None = None
+    unit: str | None = None
+
+
 class DBGroundTruth(_Open):
     doc_ids: list[StrictInt]
     content: str
     references: list[str]
     keypoints: list[str]
+    # dragonforge's addition: per keypoint, the facts it states (absent from other benchmarks)
+    keypoint_facts: list[list[KeypointFact]] | None = None
 
 
 class DBPrediction(_Open):

@@ -450,7 +450,7 @@ class ExtractiveGenerator:
         candidates: dict[str, frozenset[str]] = {}
         for chunk in chunks:
             for sentence in chunk.sentences or tuple(split_sentences(chunk.text, language)):
-                candidates.setdefault(sentence, wanted & self._sentence_tokens(sentence, language))
+                candidates.setdefault(sentence, frozenset(wanted & self._sentence_tokens(sentence, language)))
         # Greedy cover: each next sentence adds the most weight not yet covered.
         chosen: list[str] = []
         covered: set[str] = set()
@@ -560,7 +560,8 @@ class BaselineRAG:
         for chunk in self.chunks:
             groups.setdefault(self._key(chunk.domain, chunk.language), []).append(chunk)
         self.retrievers: dict[tuple[str, str], Any] = {
-            key: (BM25Retriever(chunks, key[1]) if retriever == "bm25" else DenseRetriever(chunks, embedder))
+            key: (BM25Retriever(chunks, key[1]) if retriever == "bm25" or embedder is None
+                  else DenseRetriever(chunks, embedder))
             for key, chunks in groups.items()}
         self.name = name or (f"baseline-{retriever}-{self.generator.name}-k{top_k}-c{chunk_size}"
                              + ("-meta" if metadata_prefix else ""))

@@ -16,7 +16,7 @@ import inspect
 import json
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from urllib.parse import urlparse
@@ -113,7 +113,7 @@ def _answer_from_reply(query_id: int, reply: Any, measured_ms: float) -> SystemA
     if not isinstance(usage, dict):
         usage = {}
     return SystemAnswer(query_id=query_id, answer=answer, contexts=list(contexts),
-                        latency_ms=float(latency) if _is_number(latency) else measured_ms,
+                        latency_ms=float(latency) if latency is not None and _is_number(latency) else measured_ms,
                         prompt_tokens=_int_or_none(usage.get("prompt_tokens")),
                         completion_tokens=_int_or_none(usage.get("completion_tokens")),
                         cost=float(usage["cost"]) if _is_number(usage.get("cost")) else None)
@@ -331,7 +331,7 @@ def _import_function(spec: str) -> Callable[..., Any]:
 # --- predictions files ------------------------------------------------------------------------
 
 
-def load_predictions(path: str | Path, benchmark_queries: dict[int, dict] | None = None) -> list[dict]:
+def load_predictions(path: str | Path, benchmark_queries: Mapping[int, dict | BaseModel] | None = None) -> list[dict]:
     """The records of a DRAGONBall predictions file (JSONL, or one JSON list), validated.
 
     Without a benchmark the file must carry everything scoring needs (domain, query,
@@ -412,7 +412,8 @@ def _parse_items(path: Path, problems: list[str]) -> list[tuple[str, Any]]:
     return [(f"line {number}", value) for number, value in iter_jsonl(path, problems=problems)]
 
 
-def _check_record(where: str, raw: Any, benchmark: dict[int, dict] | None, problems: list[str]) -> dict | None:
+def _check_record(where: str, raw: Any, benchmark: Mapping[int, dict | BaseModel] | None,
+                  problems: list[str]) -> dict | None:
     """The record to score, or None after adding its problems to ``problems``."""
     if not isinstance(raw, dict):
         problems.append(f"{where}: expected a JSON object, got {type(raw).__name__}")
@@ -431,7 +432,8 @@ def _check_record(where: str, raw: Any, benchmark: dict[int, dict] | None, probl
     if language is not None and language not in LANGUAGES:
         found.append(f"language must be one of {', '.join(LANGUAGES)}, got {json.dumps(language)}")
     if benchmark is not None:
-        gold = benchmark.get(qid)
+        known = benchmark.get(qid)
+        gold = known.model_dump(mode="json", exclude_unset=True) if isinstance(known, BaseModel) else known
         if gold is None:
             found.append("unknown query id: not in the benchmark")
         elif language is not None and language != gold.get("language"):

@@ -18,6 +18,7 @@ import pytest
 
 from dragonforge.evaluate import EvalConfig, aggregate, load_benchmark, lexical_labels, score_query
 from dragonforge.models import BuildParams, QueryType
+from dragonforge.records import QueryRecord
 from dragonforge.systems import Query, SystemAnswer
 
 
@@ -33,7 +34,7 @@ def bench(tmp_path_factory) -> Path:
     return out
 
 
-def _run_bm25(bench: Path, top_k: int) -> list[dict]:
+def _run_bm25(bench: Path, top_k: int) -> list[QueryRecord]:
     import asyncio
 
     from dragonforge.rag import BaselineRAG, ExtractiveGenerator
@@ -45,18 +46,18 @@ def _run_bm25(bench: Path, top_k: int) -> list[dict]:
     by_id = {d["doc_id"]: d for d in documents}
 
     async def answers():
-        return await asyncio.gather(*(system.answer(Query(query_id=q["query"]["query_id"], language=q["language"],
-                                                          domain=q["domain"], question=q["query"]["content"]))
+        return await asyncio.gather(*(system.answer(Query(query_id=q.query.query_id, language=q.language,
+                                                          domain=q.domain, question=q.query.content))
                                       for q in queries))
 
     got = {a.query_id: a for a in asyncio.run(answers())}
-    return [score_query(q, got[q["query"]["query_id"]], lexical_labels(q, got[q["query"]["query_id"]]), config, by_id)
+    return [score_query(q, got[q.query.query_id], lexical_labels(q, got[q.query.query_id]), config, by_id)
             for q in queries]
 
 
 def test_recall_and_completeness_rise_with_top_k_in_both_languages(bench):
     """The paper's finding (recall 0.47 → 0.64 → 0.73 for TopK 2/4/6), on our benchmark."""
-    by_k = {k: aggregate(_run_bm25(bench, k), EvalConfig(system="bm25", top_k=k)) for k in (2, 4, 6)}
+    by_k = {k: aggregate(_run_bm25(bench, k), EvalConfig(system="bm25", top_k=k)).to_json() for k in (2, 4, 6)}
     for language in ("en", "zh"):
         recall = [by_k[k]["by_language"][language]["recall"] for k in (2, 4, 6)]
         completeness = [by_k[k]["by_language"][language]["completeness"] for k in (2, 4, 6)]
@@ -67,35 +68,35 @@ def test_recall_and_completeness_rise_with_top_k_in_both_languages(bench):
 
 def test_scores_are_broken_down_by_type_language_and_domain(bench):
     records = _run_bm25(bench, 4)
-    scores = aggregate(records, EvalConfig(system="bm25", top_k=4))
+    scores = aggregate(records, EvalConfig(system="bm25", top_k=4)).to_json()
     assert set(scores) >= {"overall", "by_type", "by_language", "by_domain", "counts", "config"}
     assert set(scores["by_type"]) == {t.value for t in QueryType}
     assert set(scores["by_language"]) == {"en", "zh"}
     assert set(scores["by_domain"]) == {"Finance", "Law", "Medical"}
-    unanswerable = [r for r in records if r["query_type"] == QueryType.UNANSWERABLE.value]
+    unanswerable = [r for r in records if r.query_type == QueryType.UNANSWERABLE.value]
     assert scores["counts"]["left_out_of_retrieval_means"] == len(unanswerable)
     for name in ("recall", "eir", "precision", "recall_at_k", "mrr", "ndcg_at_k", "context_precision",
                  "completeness", "hallucination", "irrelevance", "rouge_l", "refusal_accuracy"):
         assert scores["overall"][name] is not None, name
     for r in records:
-        if r["completeness"] is not None:
-            assert abs(r["completeness"] + r["hallucination"] + r["irrelevance"] - 1) < 1e-9
-        missed = r["query_type"] == QueryType.UNANSWERABLE.value and not r["refused"]
+        if r.completeness is not None:
+            assert abs(r.completeness + r.hallucination + r.irrelevance - 1) < 1e-9
+        missed = r.query_type == QueryType.UNANSWERABLE.value and not r.refused
         if missed:
-            assert r["failure"] == "policy_failure"
+            assert r.failure == "policy_failure"
 
 
 def test_compat_mode_scores_queries_without_references_as_zero(bench):
     """And uses the reference implementation's precision (metrics.precision_compat)."""
     documents, queries = load_benchmark(bench)
-    q = next(q for q in queries if q["query"]["query_type"] == QueryType.UNANSWERABLE.value)
-    answer = SystemAnswer(query_id=q["query"]["query_id"], answer="Unable to answer", contexts=["some chunk"])
+    q = next(q for q in queries if q.query.query_type is QueryType.UNANSWERABLE)
+    answer = SystemAnswer(query_id=q.query.query_id, answer="Unable to answer", contexts=["some chunk"])
     default = score_query(q, answer, lexical_labels(q, answer), EvalConfig(system="x"), {})
     compat = score_query(q, answer, lexical_labels(q, answer), EvalConfig(system="x", compat="rageval"), {})
-    assert default["recall"] is None and default["eir"] is None
-    assert compat["recall"] == 0.0 and compat["eir"] == 0.0
-    assert default["precision"] is None and compat["precision"] == 0.0
-    assert default["refusal_accuracy"] == 1.0 and default["completeness"] == 1.0
+    assert default.recall is None and default.eir is None
+    assert compat.recall == 0.0 and compat.eir == 0.0
+    assert default.precision is None and compat.precision == 0.0
+    assert default.refusal_accuracy == 1.0 and default.completeness == 1.0
 
 
 def _cli(*args: str, cwd: Path, home: Path) -> subprocess.CompletedProcess:
@@ -155,14 +156,13 @@ def test_offline_retrieval_agreement_compares_the_judge_labels_of_the_two_answer
     from dragonforge.evaluate import oracle_labels
 
     documents, queries = load_benchmark(bench)
-    q = next(q for q in queries if q["query"]["query_type"] == QueryType.FACTUAL.value)
-    gold = q["ground_truth"]["content"]
+    q = next(q for q in queries if q.query.query_type is QueryType.FACTUAL)
+    gold = q.ground_truth.content
     config = EvalConfig(system="bm25")
 
     def agreement(answer: str, oracle: str | None) -> float | None:
-        a = SystemAnswer(query_id=q["query"]["query_id"], answer=answer, contexts=[], oracle_answer=oracle)
-        return score_query(q, a, lexical_labels(q, a), config, {}, oracle_labels=oracle_labels(q, a))[
-            "retrieval_agreement"]
+        a = SystemAnswer(query_id=q.query.query_id, answer=answer, contexts=[], oracle_answer=oracle)
+        return score_query(q, a, lexical_labels(q, a), config, {}, oracle_labels=oracle_labels(q, a)).retrieval_agreement
 
     assert agreement(gold, gold) == 1.0
     assert agreement("Unable to answer", gold) == 0.0
@@ -404,3 +404,52 @@ def test_judge_none_scores_retrieval_and_text_only_and_says_so(bench, tmp_path):
             assert none["overall"][name] is None and lexical["overall"][name] is not None, name
         assert none["methods"]["keypoints"] == "not computed: --judge none"
         assert none["counts"]["judge_failures"] == 0
+
+
+# --- typed records ---------------------------------------------------------------------------------
+
+
+def test_evaluate_reads_typed_queries_and_writes_records_that_validate_against_their_models(bench, tmp_path):
+    from dragonforge.evaluator import evaluate
+    from dragonforge.models import DBQuery, KeypointFact
+    from dragonforge.records import ScoresFile
+
+    _, queries = load_benchmark(bench)
+    assert all(isinstance(q, DBQuery) for q in queries)
+    facts = [f for q in queries for kp in q.ground_truth.keypoint_facts or [] for f in kp]
+    assert facts and all(isinstance(f, KeypointFact) for f in facts)  # the judge gets typed facts
+
+    out = tmp_path / "eval"
+    returned = evaluate(out, EvalConfig(system="bm25", benchmark=str(bench)), workers=0)
+    lines = (out / "per_query.jsonl").read_text().splitlines()
+    records = [QueryRecord.model_validate_json(line) for line in lines]
+    assert [r.query_id for r in records] == [q.query.query_id for q in queries]
+    assert all(r.labels for r in records if r.query_type != QueryType.UNANSWERABLE.value)
+    written = json.loads((out / "scores.json").read_text())
+    assert ScoresFile.model_validate(written).to_json() == written == returned
+    assert written["counts"]["queries"] == len(queries) and "timings" in written and "llm_usage" not in written
+    # the predictions file keeps each query as read (its extra keypoint_facts too), prediction filled
+    first = json.loads((out / "predictions.jsonl").read_text().splitlines()[0])
+    assert first["ground_truth"]["keypoint_facts"] == json.loads(
+        (bench / "queries.jsonl").read_text().splitlines()[0])["ground_truth"]["keypoint_facts"]
+    assert first["prediction"]["content"] == records[0].answer
+
+
+def test_a_record_with_an_unknown_field_is_refused_not_silently_kept():
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError):
+        QueryRecord(query_id=1, query_type="Factual Question", language="en", recal=0.5)
+
+
+def test_a_benchmark_whose_keypoint_facts_are_malformed_is_one_clear_error(bench, tmp_path):
+    from dragonforge.errors import InputError
+
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "documents.jsonl").write_text((bench / "documents.jsonl").read_text())
+    rows = [json.loads(line) for line in (bench / "queries.jsonl").read_text().splitlines()]
+    rows[2]["ground_truth"]["keypoint_facts"] = [[{"text": "$5"}]]  # no kind
+    (broken / "queries.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    with pytest.raises(InputError, match=r"queries\.jsonl line 3: .*keypoint_facts.*kind"):
+        load_benchmark(broken)

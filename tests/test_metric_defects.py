@@ -11,7 +11,8 @@ import pytest
 
 from dragonforge import metrics as m
 from dragonforge.evaluate import EvalConfig, aggregate, lexical_labels, score_query
-from dragonforge.models import QueryType
+from dragonforge.models import DBQuery, QueryType
+from dragonforge.records import QueryRecord
 from dragonforge.systems import SystemAnswer
 
 A = "Revenue rose 5% in 2023."
@@ -21,18 +22,18 @@ GOLD = f"Acme Ltd. {A} {TEMPLATE} {B}"
 OTHER = f"Borealis Ltd. Revenue fell 2% in 2023. {TEMPLATE} Costs rose sharply."
 
 
-def query(qid: int = 1, qtype: QueryType = QueryType.FACTUAL, refs: list[str] | None = None) -> dict:
+def query(qid: int = 1, qtype: QueryType = QueryType.FACTUAL, refs: list[str] | None = None) -> DBQuery:
     refs = [A, B] if refs is None else refs
-    return {"query": {"query_id": qid, "query_type": qtype.value, "content": "How did Acme do in 2023?"},
+    return DBQuery.model_validate({"query": {"query_id": qid, "query_type": qtype.value, "content": "How did Acme do in 2023?"},
             "ground_truth": {"content": f"{A} {B}" if refs else "", "references": refs, "doc_ids": [1] if refs else [],
                              "keypoints": ["1. Revenue rose 5% in 2023.", "2. Costs were flat."] if refs else []},
-            "language": "en", "domain": "Finance"}
+            "language": "en", "domain": "Finance"})
 
 
 DOCS = {1: {"doc_id": 1, "content": GOLD}, 2: {"doc_id": 2, "content": OTHER}}
 
 
-def score(q: dict, answer: SystemAnswer, **config) -> dict:
+def score(q: DBQuery, answer: SystemAnswer, **config) -> QueryRecord:
     return score_query(q, answer, lexical_labels(q, answer), EvalConfig(system="x", **config), DOCS)
 
 
@@ -45,15 +46,15 @@ def test_an_error_or_an_empty_answer_is_not_a_refusal():
     failed = score(UNANSWERABLE, SystemAnswer(query_id=7, answer="", error="TimeoutError: no reply"))
     empty = score(UNANSWERABLE, SystemAnswer(query_id=7, answer="   "))
     refusal = score(UNANSWERABLE, SystemAnswer(query_id=7, answer="The documents do not say; I cannot answer that."))
-    assert failed["refusal_accuracy"] == 0.0 and not failed["refused"]
-    assert empty["refusal_accuracy"] == 0.0 and not empty["refused"]
-    assert refusal["refusal_accuracy"] == 1.0 and refusal["refused"]
+    assert failed.refusal_accuracy == 0.0 and not failed.refused
+    assert empty.refusal_accuracy == 0.0 and not empty.refused
+    assert refusal.refusal_accuracy == 1.0 and refusal.refused
 
 
 def test_a_system_that_raised_on_every_query_does_not_score_refusals_and_its_errors_are_counted():
     records = [score(query(i, QueryType.UNANSWERABLE, refs=[]), SystemAnswer(query_id=i, error="RuntimeError: down"))
                for i in range(1, 5)]
-    scores = aggregate(records, EvalConfig(system="x"))
+    scores = aggregate(records, EvalConfig(system="x")).to_json()
     assert scores["overall"]["refusal_accuracy"] == 0.0
     assert scores["counts"]["system_errors"] == 4
 
@@ -64,12 +65,12 @@ def test_a_system_that_raised_on_every_query_does_not_score_refusals_and_its_err
 @pytest.mark.parametrize("text", [".", "-", "…", " ", ""])
 def test_an_answer_with_no_word_in_it_is_not_faithful(text):
     record = score(query(), SystemAnswer(query_id=1, answer=text, contexts=[GOLD]))
-    assert record["faithfulness"] == 0.0 and record["completeness"] == 0.0
+    assert record.faithfulness == 0.0 and record.completeness == 0.0
 
 
 def test_a_real_answer_is_still_scored_on_its_support():
     record = score(query(), SystemAnswer(query_id=1, answer=A, contexts=[GOLD]))
-    assert record["faithfulness"] == 1.0
+    assert record.faithfulness == 1.0
 
 
 # --- repeated chunks ----------------------------------------------------------------------------
@@ -81,10 +82,10 @@ def test_a_chunk_returned_three_times_counts_once_in_every_metric():
     record = score(query(), SystemAnswer(query_id=1, answer=A, contexts=repeated))
     once = score(query(), SystemAnswer(query_id=1, answer=A, contexts=[chunk_a, "unrelated text here.", chunk_b]))
     for name in ("precision", "ndcg_at_k", "mrr", "recall", "eir", "context_precision", "recall_at_k"):
-        assert record[name] == once[name], name
-    assert record["precision"] == pytest.approx(2 / 3)
+        assert getattr(record, name) == getattr(once, name), name
+    assert record.precision == pytest.approx(2 / 3)
     # B is at rank 3 of the distinct chunks: not a full nDCG
-    assert record["ndcg_at_k"] == pytest.approx((1 + 1 / math.log2(4)) / (1 + 1 / math.log2(3)))
+    assert record.ndcg_at_k == pytest.approx((1 + 1 / math.log2(4)) / (1 + 1 / math.log2(3)))
 
 
 def test_repeats_are_recognised_through_metadata_and_spacing_but_different_chunks_are_kept():
@@ -94,8 +95,8 @@ def test_repeats_are_recognised_through_metadata_and_spacing_but_different_chunk
 def test_compat_mode_keeps_the_reference_implementations_three_on_the_list_as_returned():
     chunk = f"Acme Ltd. {A}"
     record = score(query(), SystemAnswer(query_id=1, answer=A, contexts=[chunk, chunk, "noise."]), compat="rageval")
-    assert record["precision"] == m.precision_compat([A, B], [chunk, chunk, "noise."], "en")
-    assert record["eir"] == m.eir([A, B], [chunk, chunk, "noise."], "en")
+    assert record.precision == m.precision_compat([A, B], [chunk, chunk, "noise."], "en")
+    assert record.eir == m.eir([A, B], [chunk, chunk, "noise."], "en")
 
 
 # --- nDCG's ideal ranking and MRR@K -------------------------------------------------------------
@@ -113,8 +114,8 @@ def test_a_reference_nobody_retrieved_still_belongs_to_the_ideal_list():
 
 def test_mrr_looks_only_at_the_top_k():
     contexts = ["noise one.", "noise two.", f"Acme Ltd. {A}"]
-    assert score(query(), SystemAnswer(query_id=1, answer=A, contexts=contexts), k=2)["mrr"] == 0.0
-    assert score(query(), SystemAnswer(query_id=1, answer=A, contexts=contexts), k=3)["mrr"] == pytest.approx(1 / 3)
+    assert score(query(), SystemAnswer(query_id=1, answer=A, contexts=contexts), k=2).mrr == 0.0
+    assert score(query(), SystemAnswer(query_id=1, answer=A, contexts=contexts), k=3).mrr == pytest.approx(1 / 3)
 
 
 def _ranx(relevant: list[bool], untouched: int, k: int) -> tuple[float, float]:
@@ -156,7 +157,7 @@ def test_a_chunk_of_another_document_sharing_a_template_sentence_is_not_relevant
     assert m.is_relevant(f"(Acme) {GOLD}", refs, "en", documents=[GOLD])
     q = query(refs=refs)
     record = score(q, SystemAnswer(query_id=1, answer=A, contexts=[other, f"(Acme) {GOLD}"]))
-    assert record["precision"] == 0.5 and record["mrr"] == 0.5
+    assert record.precision == 0.5 and record.mrr == 0.5
 
 
 # --- compat counts -----------------------------------------------------------------------------
@@ -165,7 +166,7 @@ def test_a_chunk_of_another_document_sharing_a_template_sentence_is_not_relevant
 def test_compat_counts_say_which_means_left_the_no_reference_queries_out():
     records = [score(query(1), SystemAnswer(query_id=1, answer=A, contexts=[GOLD]), compat="rageval"),
                score(UNANSWERABLE, SystemAnswer(query_id=7, answer="I cannot answer."), compat="rageval")]
-    counts = aggregate(records, EvalConfig(system="x", compat="rageval"))["counts"]
+    counts = aggregate(records, EvalConfig(system="x", compat="rageval")).to_json()["counts"]
     assert counts["left_out_of_retrieval_means"] == 1
     assert counts["left_out_by_metric"]["recall"] == 0 and counts["left_out_by_metric"]["mrr"] == 1
 
@@ -188,4 +189,4 @@ def test_a_wrong_documents_chunk_holding_a_reference_does_not_shrink_the_ideal_l
 def test_a_system_error_on_an_unanswerable_question_is_not_a_policy_failure():
     failed = score(UNANSWERABLE, SystemAnswer(query_id=7, answer="", error="RuntimeError: down"))
     answered = score(UNANSWERABLE, SystemAnswer(query_id=7, answer="Revenue rose 5% in 2023."))
-    assert failed["failure"] is None and answered["failure"] == "policy_failure"
+    assert failed.failure is None and answered.failure == "policy_failure"

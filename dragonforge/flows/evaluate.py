@@ -44,9 +44,10 @@ def judge_task(run: Evaluation) -> None:
 
 @task(name="score-and-write", cache_policy=NO_CACHE, persist_result=False)
 def score_task(run: Evaluation) -> dict:
+    assert run.judged is not None, "the judge task runs first"
     records, scores = run.score(run.answered, run.judged, run.answer_usage)
     run.write(records, scores, run.answered, run.judged)
-    return scores
+    return scores.to_json()
 
 
 @flow(name="evaluate", log_prints=False, validate_parameters=False)

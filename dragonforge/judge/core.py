@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
+
+from pydantic import ValidationError
 
 from dragonforge.judge.analysis import _analyse, _clause_of, _context, _context_span, _sentence, _Text
 from dragonforge.judge.entities import (
@@ -47,6 +50,7 @@ from dragonforge.judge.scene import _NO_CLAUSE, _P_CODE_EN, _fact_values, _kp_wo
 from dragonforge.judge.substitution import _filler_clash, _frame_substitution, _label_value, _substitution
 from dragonforge.judge.values import Value, _conflicts, _same_value, _specific, _value_phrase
 from dragonforge.judge.words import _content_tokens, _coverage, _share
+from dragonforge.models import KeypointFact
 
 _P_NUMBERING = re.compile(r"^\s*\d+\s*[.、)）]\s*")
 
@@ -56,7 +60,8 @@ def _strip_keypoint(kp: str) -> str:
 
 
 def judge_keypoints(answer: str, keypoints: list[str], language: str,
-                    keypoint_facts: list[list[dict]] | None = None, unanswerable: bool = False) -> list[KeypointLabel]:
+                    keypoint_facts: Sequence[Sequence[KeypointFact | dict]] | None = None,
+                    unanswerable: bool = False) -> list[KeypointLabel]:
     """Label every keypoint of one query against one answer (offline, deterministic)."""
     language = "zh" if language == "zh" else "en"
     answer = answer or ""
@@ -67,11 +72,11 @@ def judge_keypoints(answer: str, keypoints: list[str], language: str,
         return [KeypointLabel(keypoint=kp, label="Irrelevant", reason="empty answer") for kp in keypoints]
     ans = _analyse(answer, language)
     kp_texts = [_analyse(t, language) for t in texts]
-    facts = [(keypoint_facts[i] if keypoint_facts and i < len(keypoint_facts) else None) or [] for i in range(len(texts))]
+    facts = [_facts(keypoint_facts[i] if keypoint_facts and i < len(keypoint_facts) else None) for i in range(len(texts))]
     entities: list[_Entity] = []
     for kt, kp_facts in zip(kp_texts, facts, strict=False):
         for fact in kp_facts:
-            if fact.get("kind") in ("person", "organisation") and fact.get("text"):
+            if fact.kind in ("person", "organisation") and fact.text:
                 _add_entity(entities, _fact_entity(fact, language))
         for ent in kt.entities:
             _add_entity(entities, ent)
@@ -94,11 +99,25 @@ def judge_keypoints(answer: str, keypoints: list[str], language: str,
     return out
 
 
-def _judge_one(kt: _Text, scene: _Scene, facts: list[dict]) -> tuple[Label, str]:
+def _facts(given: Sequence[KeypointFact | dict] | None) -> list[KeypointFact]:
+    """A keypoint's build facts as models; a fact that is not one (no kind or text) tells nothing and is left out."""
+    out = []
+    for fact in given or ():
+        if isinstance(fact, KeypointFact):
+            out.append(fact)
+            continue
+        try:
+            out.append(KeypointFact.model_validate(fact))
+        except ValidationError:
+            continue
+    return out
+
+
+def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Label, str]:
     kp_parties = list(dict.fromkeys(i for _, _, i in scene.mentions_in(kt.text)))
     named_by_facts = []
     for fact in facts:
-        if fact.get("kind") in ("person", "organisation") and fact.get("text"):
+        if fact.kind in ("person", "organisation") and fact.text:
             ent = _fact_entity(fact, scene.language)
             named_by_facts += [i for i, e in enumerate(scene.entities) if _same_entity(e, ent)]
     kp_parties += [i for i in named_by_facts if i not in kp_parties]
@@ -224,7 +243,7 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
     return best
 
 
-def _judge_words(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[dict]) -> tuple[Label, str]:
+def _judge_words(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[KeypointFact]) -> tuple[Label, str]:
     lang, ans = scene.language, scene.answer
     words = _kp_words(kt, scene)
     kp_cmp = _comparatives(kt.text, lang)
@@ -267,7 +286,7 @@ def _judge_words(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[di
         cov = hit / (word_weight + party_total) if word_weight + party_total else 0.0
         if cov > best_cov:
             best_cov = cov
-    surfaces = [f["text"] for f in facts if f.get("kind") in ("category", "text", "place") and f.get("text")]
+    surfaces = [f.text for f in facts if f.kind in ("category", "text", "place") and f.text]
     said = scene.blank(" ".join(eligible))
     if surfaces and all((s if lang == "zh" else s.lower()) in said for s in surfaces):
         best_cov = max(best_cov, COVERAGE_RELEVANT)  # a build fact's exact words, said of the right party

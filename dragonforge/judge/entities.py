@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from dragonforge.judge.words import _P_CJK, _initialised_jieba
+from dragonforge.models import KeypointFact
 
 # --- names ---------------------------------------------------------------------------------------
 
@@ -203,11 +204,11 @@ def _with_short_names(entities: list[_Entity]) -> list[_Entity]:
     return out
 
 
-def _fact_entity(fact: dict, language: str) -> _Entity:
-    org = fact["kind"] == "organisation"
+def _fact_entity(fact: KeypointFact, language: str) -> _Entity:
+    org = fact.kind == "organisation"
     if language == "zh":
-        return _entity_zh(fact["text"], org)
-    return _entity_en(fact["text"]) or _Entity(fact["text"], (fact["text"].lower(),), org)
+        return _entity_zh(fact.text, org)
+    return _entity_en(fact.text) or _Entity(fact.text, (fact.text.lower(),), org)
 
 
 _ORG_KINDS = ("证券交易所", "律师事务所", "会计师事务所", "人民法院", "人民检察院", "医院", "stock exchange", "law firm",

@@ -12,6 +12,7 @@ from dragonforge.judge.analysis import _analyse, _Clause, _clause_of, _sentence_
 from dragonforge.judge.entities import _Entity, _mentions, _party_kind
 from dragonforge.judge.values import Value, ValueKind
 from dragonforge.judge.words import _share, _token_spans
+from dragonforge.models import KeypointFact
 
 _P_CODE_EN = re.compile(r"\b[A-Z]{2,6}\b")
 _NO_CLAUSE = _Clause((0, 0), 0, False, "")
@@ -112,11 +113,11 @@ class _Scene:
 _P_LEAD_ONLY = re.compile(r"[\W_]*(?:on|in|at|by|于|在)?[\W_]*", re.I)  # a clause holding nothing but its value
 
 
-def _fact_values(kt: _Text, facts: list[dict]) -> list[Value]:
+def _fact_values(kt: _Text, facts: list[KeypointFact]) -> list[Value]:
     """The keypoint's values, completed from its build facts where extraction missed one."""
     values = list(kt.values)
     for fact in facts:
-        kind, text = fact.get("kind"), fact.get("text") or ""
+        kind, text = fact.kind, fact.text or ""
         if kind not in ("date", "money", "percent", "count") or not text:
             continue
         pos = kt.text.find(text)
@@ -126,12 +127,12 @@ def _fact_values(kt: _Text, facts: list[dict]) -> list[Value]:
         found = _analyse(text, kt.language).values
         if found:
             values.extend(Value(v.kind, v.value, v.text, span, v.unit, v.step) for v in found)
-        elif kind == "date" and isinstance(fact.get("value"), str):
-            values.append(Value("date", fact["value"], text, span))
-        elif isinstance(fact.get("value"), (int, float)):
+        elif kind == "date" and isinstance(fact.value, str):
+            values.append(Value("date", fact.value, text, span))
+        elif isinstance(fact.value, (int, float)):
             vkind: ValueKind = "money" if kind == "money" else "percent" if kind == "percent" else "count"
-            unit = fact.get("unit")
-            values.append(Value(vkind, float(fact["value"]), text, span, unit if unit in ("USD", "CNY") or
+            unit = fact.unit
+            values.append(Value(vkind, float(fact.value), text, span, unit if unit in ("USD", "CNY") or
                                 vkind != "money" else None))
     return sorted(values, key=lambda v: v.span)
 
