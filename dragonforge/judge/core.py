@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from pydantic import ValidationError
 
+from dragonforge.judge.abbreviations import expand
 from dragonforge.judge.analysis import _analyse, _clause_of, _context, _context_span, _sentence, _Text
 from dragonforge.judge.entities import (
     _add_entity,
@@ -64,8 +65,8 @@ def judge_keypoints(answer: str, keypoints: list[str], language: str,
                     unanswerable: bool = False) -> list[KeypointLabel]:
     """Label every keypoint of one query against one answer (offline, deterministic)."""
     language = "zh" if language == "zh" else "en"
-    answer = answer or ""
-    texts = [_strip_keypoint(kp) for kp in keypoints]
+    answer = expand(answer or "", language)
+    texts = [expand(_strip_keypoint(kp), language) for kp in keypoints]
     if unanswerable or (texts and all(_is_unanswerable_keypoint(t) for t in texts)):
         return [_judge_unanswerable(kp, answer, language) for kp in keypoints]
     if not answer.strip():
@@ -212,6 +213,16 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
     theirs = {w for s in others for w in s.words}
     distinct = tuple(w for w in words if w not in theirs)  # the words only this keypoint has
     best, best_score = None, -1.0
+    # candidates not said of another party, and the keypoint's slot: no other keypoint of the query gives
+    # a value of this kind (for this party)
+    stated = [v for s in others for v in s.values] + [v for v in kp_values if v is not k]
+    own = [a for a in candidates if not (mine and (p := scene.parties(a.span[0], kinds)) and not p & mine)
+           and not any(_same_value(v, a) for v in stated)]
+    # other keypoints whose value of this kind (for this party) the answer does not state: they compete
+    # with this one for the answer's unclaimed values
+    rivals_of = [s for s in others if any(v.kind == k.kind and (not mine or not s.parties or s.parties & mine)
+                                          and not any(_same_value(v, a) for a in live) for v in s.values)]
+    alone = not rivals_of
     for a in candidates:
         said_of = scene.parties(a.span[0], kinds)
         if mine and said_of and not said_of & mine:
@@ -234,10 +245,18 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         # The only value of its kind counts on weaker evidence, unless its label adds words the keypoint
         # lacks ("environmental investment" is not "planned investment").
         only = len(candidates) == 1
-        sole = only and not set(_content_tokens(ctx, lang)) - set(kp_words) - set(words)
+        extra = set(_content_tokens(ctx, lang)) - set(kp_words) - set(words)  # the value's own label words
+        sole = only and not extra
+        # The keypoint's slot is alone and no keypoint gives this value: then the one value of the kind the
+        # answer says of the party, or on the keypoint's topic, can only be its answer to this fact.
+        slot = a in own and (
+            (alone and len(own) == 1 and not extra) or
+            (rivals_of and score > 0 and all(_share(tuple(w for w in s.words if w not in words), ctx, lang) < score
+                                             for s in rivals_of)))
         if score >= CONTEXT_SAME_FACT or (sole and score > 0) or (same_party and (
                 swapped or not words or score >= CONTEXT_SOLE_FACT or (only and len(ans.values) == 1))) or (
-                swapped and distinct and _share(distinct, ctx, lang) > 0) or single:
+                swapped and distinct and _share(distinct, ctx, lang) > 0) or single or (
+                slot and (score > 0 or same_party)):
             if score > best_score:
                 best, best_score = a, score
     return best

@@ -8,6 +8,7 @@ values of one kind agree, allowing for the rounding the less precise one shows."
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from dataclasses import dataclass
 from typing import Literal
 
@@ -32,7 +33,8 @@ _CN_DIGITS = {"零": 0, "〇": 0, "○": 0, "一": 1, "二": 2, "两": 2, "三":
               "七": 7, "八": 8, "九": 9}
 _CN_UNITS = {"十": 10, "百": 100, "千": 1000}
 _CN_BIG = {"万": 10_000, "亿": 100_000_000}
-_CN_NUM = r"[零〇○一二两三四五六七八九十百千万亿]+(?:点[零〇○一二三四五六七八九]+)?"
+# financial capitals (壹贰叁 … 拾佰仟) are the same numerals, written so they cannot be altered
+_CN_NUM = r"[零〇○一二两三四五六七八九十百千万亿壹贰叁肆伍陆柒捌玖拾佰仟]+(?:点[零〇○一二三四五六七八九]+)?"
 _EN_WORDS = {w: i for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
     "sixteen seventeen eighteen nineteen".split())}
@@ -52,8 +54,15 @@ def _arabic(s: str) -> tuple[float, float]:
     return float(s), 0.5 * 10 ** -decimals
 
 
+@lru_cache(maxsize=8192)
 def cn_to_number(s: str) -> float:
-    """Chinese numeral to number: 一百二十 → 120, 两 → 2, 三千五百万 → 35000000, 十二点五 → 12.5."""
+    """Chinese numeral to number: 一百二十 → 120, 两 → 2, 三千五百万 → 35000000, 十二点五 → 12.5,
+    贰亿贰仟壹佰万 → 221000000 (by cn2an; a digit-by-digit year such as 二〇一九 by the table below)."""
+    if not (s and all(c in _CN_DIGITS for c in s) and len(s) > 1):
+        try:
+            return float(_cn2an().cn2an(s, "smart"))
+        except (ValueError, KeyError, TypeError):
+            pass  # not a numeral cn2an reads: the table below
     if "点" in s:
         whole, frac = s.split("点", 1)
         return (cn_to_number(whole) if whole else 0.0) + float("0." + "".join(str(_CN_DIGITS[c]) for c in frac))
@@ -71,6 +80,19 @@ def cn_to_number(s: str) -> float:
             total = (total + section) * _CN_BIG[ch] if ch == "亿" else total + section * _CN_BIG[ch]
             section, digit = 0.0, None
     return total + section + (digit or 0)
+
+
+_cn2an_module = None
+
+
+def _cn2an():
+    """cn2an, imported on first use (a third of a second): a run with no Chinese numeral never loads it."""
+    global _cn2an_module
+    if _cn2an_module is None:
+        import cn2an
+
+        _cn2an_module = cn2an
+    return _cn2an_module
 
 
 def _en_word_number(s: str) -> float:
@@ -139,12 +161,21 @@ _P_AGE = re.compile(
     rf"(?:\baged?\s+({_NUM}|{_EN_NUMWORD})(?:\s+years?(?:\s+old)?)?\b|(?<![\d.])\b({_NUM}|{_EN_NUMWORD})[\s-]+years?[\s-]+old\b"
     rf"|(?<![\d.])({_ZH_AMOUNT})\s*(?:周岁|岁))", re.I)
 _UNIT_ALIASES = {"beats per minute": "bpm", "bpm": "bpm", "次/分": "bpm", "次/分钟": "bpm", "°c": "c", "℃": "c",
-                 "度": "c"}
+                 "度": "c", "摄氏度": "c", "degrees celsius": "c", "°f": "f", "℉": "f", "华氏度": "f",
+                 "degrees fahrenheit": "f", "µg": "ug", "μg": "ug", "mcg": "ug", "lbs": "lb",
+                 # people counted by another word are still people (445 employees, 683名)
+                 "people": "people", "persons": "people", "employees": "people", "staff": "people",
+                 "名": "人", "位": "人"}
+# the measurement units pint converts between (a temperature, a mass, a dose by weight, a volume, a length)
+_PINT_UNITS = {"c": "degC", "f": "degF", "ug": "microgram", "mg": "milligram", "g": "gram", "kg": "kilogram",
+               "lb": "pound", "ml": "milliliter", "l": "liter", "mm": "millimeter", "cm": "centimeter",
+               "mg/kg": "milligram / kilogram", "g/kg": "gram / kilogram", "ug/kg": "microgram / kilogram"}
 _P_PAIR = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(/|-|–|~|～|至|到)\s*(\d+(?:\.\d+)?)\s*"
                      r"(mmHg|g/L|mg/L|mmol/L|μmol/L|umol/L|U/L|mg|g|kg|mL|ml|L|cm|mm|°C|℃|%)?(?![\d/])")
 _P_COUNT = re.compile(
     rf"(?<![\d.A-Za-z第])({_NUM}|{_CN_NUM})\s*(beats per minute|bpm|次/分钟|次/分|mmHg|g/L|mg/L|mmol/L|μmol/L|umol/L|U/L|"
-    rf"°C|℃|mg|kg|mL|ml|cm|mm|IU|单位|名|位|人|项|次|家|例|件|份|台|床|张|个|employees|people|persons|patients|"
+    rf"°C|℃|°F|℉|摄氏度|华氏度|degrees Celsius|degrees Fahrenheit|µg/kg|μg/kg|mg/kg|g/kg|µg|μg|mcg|mg|kg|lbs|lb|g|"
+    rf"mL|ml|cm|mm|IU|单位|名|位|人|项|次|家|例|件|份|台|床|张|个|employees|people|persons|staff|patients|"
     rf"times|units|beds|cases|shares)(?![A-Za-z])")
 _P_NUMBER = re.compile(rf"(?<![\d.A-Za-z])({_NUM})(?:\s?({_SCALE_EN})\b|({_SCALE_ZH}))?(?![\d])", re.I)
 
@@ -321,11 +352,11 @@ def _find_counts(f: _Finder) -> None:
               *m.span(), unit=_UNIT_ALIASES.get(unit or "", unit))
     for m in _P_COUNT.finditer(f.text):
         if not re.fullmatch(_NUM, m[1]) and m[2] not in ("名", "位", "人", "项", "次", "家", "例", "件", "份", "台", "床",
-                                                          "张", "个", "单位"):
+                                                          "张", "个", "单位", "摄氏度", "华氏度"):
             continue
         v, step = _number(m[1])
-        unit = m[2].lower()
-        f.add("count", v, *m.span(), unit=_UNIT_ALIASES.get(unit, unit), step=step)
+        unit = m[2].lower().replace("μ", "µ")
+        f.add("count", v, *m.span(), unit=_UNIT_ALIASES.get(unit, unit.replace("µ", "u")), step=step)
 
 
 def _find_numbers(f: _Finder) -> None:
@@ -350,7 +381,16 @@ def _find_all_values(text: str, language: str) -> _Finder:
 # --- value comparison ----------------------------------------------------------------------------
 
 def _close(a: float, b: float, step_a: float, step_b: float) -> bool:
-    return abs(a - b) <= max(step_a, step_b, 1e-9 * max(abs(a), abs(b))) + 1e-9
+    """Equal up to the rounding the less precise value shows (each step is half its last digit's place):
+    the finer value must round to the coarser one, a tie rounding half up (5.5 is not "5", 4.5 is)."""
+    step, tiny = max(step_a, step_b), 1e-9 * max(abs(a), abs(b), 1.0)
+    gap = abs(a - b)
+    if gap < step - tiny or gap <= tiny:
+        return True
+    if gap > step + tiny:
+        return False
+    fine, coarse = (a, b) if step_a < step_b else (b, a)  # a tie: half up, away from zero for negatives
+    return abs(fine) < abs(coarse)
 
 
 def _same_value(k: Value, a: Value) -> bool:
@@ -368,7 +408,10 @@ def _same_value(k: Value, a: Value) -> bool:
     if "number" in (k.kind, a.kind) or k.kind == a.kind:
         if k.kind == a.kind == "money" and k.unit and a.unit and k.unit != a.unit:
             return False
-        if k.kind == a.kind and k.kind in ("duration", "count") and k.unit and a.unit and k.unit != a.unit:
+        if k.kind == a.kind == "count" and k.unit and a.unit and k.unit != a.unit:
+            converted = _convert(a, k.unit)  # 101.7 °F is 38.7 °C; 0.5 mg is 500 µg
+            return converted is not None and _close(float(k.value), converted[0], k.step, converted[1])
+        if k.kind == a.kind == "duration" and k.unit and a.unit and k.unit != a.unit:
             return False
         if "percent" in (k.kind, a.kind):  # a signed change (-5.52%) is its size and a direction
             return _close(abs(float(k.value)), abs(float(a.value)), k.step, a.step)
@@ -397,11 +440,52 @@ def _conflicts(k: Value, a: Value) -> bool:
         if k.unit == "age":
             return (a.kind == "count" and a.unit == "age" or a.kind == "number" and float(a.value).is_integer()
                     and 0 < float(a.value) < 130) and not _same_value(k, a)
-        return a.kind == "count" and a.unit == k.unit and not _same_value(k, a) \
-            and isinstance(a.value, str) == isinstance(k.value, str)  # a reference range is no reading
+        return a.kind == "count" and (a.unit == k.unit or _convert(a, k.unit) is not None) \
+            and not _same_value(k, a) and isinstance(a.value, str) == isinstance(k.value, str)  # a range is no reading
     if k.kind == "number":
         return a.kind in ("number", "count", "duration") and not isinstance(a.value, str) and not _same_value(k, a)
     return False
+
+
+_units = None
+
+
+def _unit_registry():
+    """pint's unit registry, made on first use (about a second): only a comparison across units needs it."""
+    global _units
+    if _units is None:
+        import pint
+
+        _units = pint.UnitRegistry()
+    return _units
+
+
+@lru_cache(maxsize=4096)
+def _factor(unit: str, to: str) -> tuple[float, float] | None:
+    """(scale, offset) taking a value in ``unit`` to ``to``, or None when they measure different things."""
+    if unit not in _PINT_UNITS or to not in _PINT_UNITS:
+        return None
+    import pint
+
+    ureg = _unit_registry()
+    try:
+        zero = ureg.Quantity(0.0, _PINT_UNITS[unit]).to(_PINT_UNITS[to]).magnitude
+        one = ureg.Quantity(1.0, _PINT_UNITS[unit]).to(_PINT_UNITS[to]).magnitude
+    except pint.errors.DimensionalityError:
+        return None
+    return one - zero, zero
+
+
+def _convert(v: Value, to: str | None) -> tuple[float, float] | None:
+    """(value, half-step) of measurement ``v`` in unit ``to``, or None when it cannot be (no unit, another
+    dimension, a range)."""
+    if not to or not v.unit or isinstance(v.value, str):
+        return None
+    factor = _factor(v.unit, to)
+    if factor is None:
+        return None
+    scale, offset = factor
+    return float(v.value) * scale + offset, v.step * abs(scale)
 
 
 def _specific(v: Value) -> bool:

@@ -1,0 +1,90 @@
+"""Abbreviations: common clinical, financial and legal shorthand, written out before judging.
+
+An answer may say "PMH: HTN x 12 yrs" or "既往史：无HTN、DM" where a keypoint says "hypertension for 12
+years" or "否认高血压、糖尿病"; both texts are judged with each abbreviation replaced by its full form in
+the text's language. The table holds widely used abbreviations of each genre's vocabulary (a general list,
+as a style guide would give it, not any benchmark's terms); an abbreviation is matched in its usual case,
+as a whole word.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+# abbreviation: (English, Chinese)
+ABBREVIATIONS: dict[str, tuple[str, str]] = {
+    # clinical: conditions
+    "HTN": ("hypertension", "高血压"),
+    "DM": ("diabetes mellitus", "糖尿病"),
+    "T2DM": ("type 2 diabetes mellitus", "2型糖尿病"),
+    "T1DM": ("type 1 diabetes mellitus", "1型糖尿病"),
+    "CHD": ("coronary heart disease", "冠心病"),
+    "CAD": ("coronary artery disease", "冠状动脉疾病"),
+    "MI": ("myocardial infarction", "心肌梗死"),
+    "AMI": ("acute myocardial infarction", "急性心肌梗死"),
+    "CHF": ("congestive heart failure", "充血性心力衰竭"),
+    "AFib": ("atrial fibrillation", "心房颤动"),
+    "COPD": ("chronic obstructive pulmonary disease", "慢性阻塞性肺疾病"),
+    "AECOPD": ("acute exacerbation of chronic obstructive pulmonary disease", "慢性阻塞性肺疾病急性加重期"),
+    "CKD": ("chronic kidney disease", "慢性肾脏病"),
+    "AKI": ("acute kidney injury", "急性肾损伤"),
+    "CVA": ("cerebrovascular accident", "脑卒中"),
+    "TIA": ("transient ischemic attack", "短暂性脑缺血发作"),
+    "DVT": ("deep vein thrombosis", "深静脉血栓形成"),
+    "UTI": ("urinary tract infection", "尿路感染"),
+    "URTI": ("upper respiratory tract infection", "上呼吸道感染"),
+    "CAP": ("community-acquired pneumonia", "社区获得性肺炎"),
+    "GERD": ("gastroesophageal reflux disease", "胃食管反流病"),
+    "NKDA": ("no known drug allergies", "否认药物过敏史"),
+    "NKA": ("no known allergies", "否认过敏史"),
+    # clinical: history, signs, tests, care
+    "PMH": ("past medical history", "既往史"),
+    "FHx": ("family history", "家族史"),
+    "SHx": ("social history", "个人史"),
+    "HPI": ("history of present illness", "现病史"),
+    "HR": ("heart rate", "心率"),
+    "BP": ("blood pressure", "血压"),
+    "RR": ("respiratory rate", "呼吸频率"),
+    "SpO2": ("oxygen saturation", "血氧饱和度"),
+    "BMI": ("body mass index", "体重指数"),
+    "WBC": ("white blood cell count", "白细胞计数"),
+    "Hb": ("hemoglobin", "血红蛋白"),
+    "Hgb": ("hemoglobin", "血红蛋白"),
+    "PLT": ("platelet count", "血小板计数"),
+    "CRP": ("C-reactive protein", "C反应蛋白"),
+    "ECG": ("electrocardiogram", "心电图"),
+    "EKG": ("electrocardiogram", "心电图"),
+    "CXR": ("chest X-ray", "胸片"),
+    "ICU": ("intensive care unit", "重症监护室"),
+    "IVIG": ("intravenous immunoglobulin", "静脉注射丙种球蛋白"),
+    # financial
+    "R&D": ("research and development", "研发"),
+    "YoY": ("year on year", "同比"),
+    "QoQ": ("quarter on quarter", "环比"),
+    "EPS": ("earnings per share", "每股收益"),
+    "ROE": ("return on equity", "净资产收益率"),
+    "CapEx": ("capital expenditure", "资本支出"),
+    "AGM": ("annual general meeting", "年度股东大会"),
+    "EGM": ("extraordinary general meeting", "临时股东大会"),
+    "IPO": ("initial public offering", "首次公开发行"),
+    "M&A": ("mergers and acquisitions", "并购"),
+    # legal
+    "DUI": ("driving under the influence", "醉酒驾驶"),
+}
+
+# a lone T before a reading is the temperature (T 38.7 °C), as HR, BP and RR before theirs
+_P_TEMPERATURE = re.compile(r"(?<![A-Za-z0-9])T(?=\s*:?\s*\d)")
+_P_ABBREVIATION = re.compile(r"(?<![A-Za-z0-9&])(" + "|".join(
+    re.escape(a) for a in sorted(ABBREVIATIONS, key=len, reverse=True)) + r")(?![A-Za-z0-9&])")
+_P_ANY = re.compile(r"[A-Z&]")  # no capital or ampersand: nothing to expand
+
+
+@lru_cache(maxsize=32768)
+def expand(text: str, language: str) -> str:
+    """``text`` with each known abbreviation written out in ``language``."""
+    if not _P_ANY.search(text):
+        return text
+    zh = language == "zh"
+    out = _P_ABBREVIATION.sub(lambda m: ABBREVIATIONS[m[1]][1 if zh else 0], text)
+    return _P_TEMPERATURE.sub("体温" if zh else "temperature", out)
