@@ -12,7 +12,7 @@ import re
 from dragonforge.judge.analysis import _Text
 from dragonforge.judge.entities import _org_kind
 from dragonforge.judge.scene import _Scene, _unnamed
-from dragonforge.judge.words import _P_CJK, _content_tokens, _coverage, _frame_tokens
+from dragonforge.judge.words import _P_CJK, ZH_CLASS_HEADS, _content_tokens, _coverage, _frame_tokens
 
 # --- substitution in the same frame ---------------------------------------------------------------
 
@@ -48,7 +48,8 @@ def _same_class(k: str, a: str, language: str) -> bool:
         # names of one kind share their head and are built alike (盗窃罪/抢劫罪 both three characters);
         # a longer or shorter word with the same last character is mostly the same act said otherwise
         return (len(k) == len(a) >= 3 and k[-1] == a[-1] and _P_CJK.search(k[-1]) is not None
-                and k[-1] not in "的了人者") or (len(k) >= 3 and len(a) >= 3 and k[:2] == a[:2])
+                and k[-1] not in "的了人者") or (len(k) >= 3 and len(a) >= 3 and k[:2] == a[:2]) or (
+            min(len(k), len(a)) >= 3 and k[-1] == a[-1] and k[-1] in ZH_CLASS_HEADS)  # 危险驾驶罪 / 受贿罪
     # two drugs of one class share the class's stem (the WHO INN stems): a general table
     return any(kl.endswith(stem) and al.endswith(stem) for stem in _INN_SUFFIXES) or \
         any(kl.startswith(stem) and al.startswith(stem) for stem in _INN_PREFIXES)
@@ -61,16 +62,26 @@ def _party_substitution(kp: tuple[tuple[str, str], ...], said: set[str], scene: 
     lang, ans = scene.language, scene.answer
     ks = [s for s, _ in kp]
     gone = [(s, w) for s, w in kp if s not in said]  # the keypoint's words the answer never says
-    if not gone:
-        return None
+    clauses = []
     for c in ans.clauses:
-        if c.refusal:
-            continue
-        named = {i for p, _, i in scene.mentions if c.span[0] <= p < c.span[1]}
+        if not c.refusal:
+            named = {i for p, _, i in scene.mentions if c.span[0] <= p < c.span[1]}
+            clauses.append((c, named, _frame_tokens(_unnamed(scene, ans.masked[c.span[0]:c.span[1]]), lang)))
+    # the keypoint's words said of another party only (a swap: "A of X, B of Y" for "A of Y")
+    elsewhere = {t for _, named, toks in clauses if named and not named & mine for t, _ in toks}
+    if not gone and len(mine) < 2 and not elsewhere & set(ks):
+        return None
+    for c, named, toks in clauses:
         if not named & mine or named - mine:
             continue
-        toks = _frame_tokens(_unnamed(scene, ans.masked[c.span[0]:c.span[1]]), lang)
-        for _, k_w in gone:
+        missing = gone
+        if (len(mine) >= 2 and len(named) == 1) or elsewhere & set(ks):
+            # a keypoint of several parties ("A and B were convicted of X") holds for each of them, and one
+            # whose words the answer says of someone else is checked clause by clause: the clause of the
+            # keypoint's party must not give it another member of the kind
+            here = {t for t, _ in toks}
+            missing = [(s, w) for s, w in kp if s not in here]
+        for _, k_w in missing:
             for a_s, a_w in toks:
                 if a_s not in ks and _same_class(k_w, a_w, lang) and not (lang == "en" and a_w[:1].isupper()
                                                                           and a_w is toks[0][1]):
@@ -88,14 +99,14 @@ def _frame_substitution(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str 
     said = scene._memo.get("said")
     if said is None:
         said = scene._memo["said"] = {s for s, _ in _frame_tokens(_unnamed(scene, ans.masked), lang)}
-    if all(s in said for s, _ in kp):
-        return None  # every word of the keypoint is in the answer: none was put in another's place
     mine = set(kp_parties)
+    if all(s in said for s, _ in kp) and not mine:
+        return None  # every word of the keypoint is in the answer: none was put in another's place
     if mine and kp:
         found = _party_substitution(kp, said, scene, mine)
         if found:
             return found
-    if len(kp) < 2:
+    if len(kp) < 2 or all(s in said for s, _ in kp):
         return None
     for si, (a, b) in enumerate(ans.sentences):
         clauses = [c for c in ans.clauses if c.sentence == si]

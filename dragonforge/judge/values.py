@@ -8,8 +8,8 @@ values of one kind agree, allowing for the rounding the less precise one shows."
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 ValueKind = Literal["date", "money", "percent", "count", "duration", "number", "name"]

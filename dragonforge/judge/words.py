@@ -117,11 +117,24 @@ def _token_spans(text: str, language: str) -> tuple[tuple[str, int, int], ...]:
                  if m[0] not in _STOP_EN and len(m[0]) > 1)
 
 
+# Chinese heads that name a class of nouns: a charge (…罪), a disease (…病, …症), a tumour (…癌, …瘤),
+# an inflammation (…炎). Two different words with one of these heads are two members of one class.
+ZH_CLASS_HEADS = frozenset("罪病症癌瘤炎")
+
+
 @lru_cache(maxsize=8192)
 def _frame_tokens(text: str, language: str) -> tuple[tuple[str, str], ...]:
     """(stem, word) of each content word, in order; English words keep their case in ``word``."""
     if language == "zh":
-        return tuple((w, w) for w in _jieba().lcut(text) if len(w) >= 2 and _P_CJK.search(w) and w not in _STOP_ZH)
+        words: list[tuple[str, str]] = []
+        last = ""
+        for w in _jieba().lcut(text):
+            if w in ZH_CLASS_HEADS and words and last == words[-1][1]:
+                words[-1] = (last + w, last + w)  # 聚众斗殴 + 罪: a charge, a disease is one word with its head
+            elif len(w) >= 2 and _P_CJK.search(w) and w not in _STOP_ZH:
+                words.append((w, w))
+            last = w
+        return tuple(words)
     out = []
     for m in re.finditer(r"[A-Za-z][A-Za-z0-9]*(?:['’][a-z]+)?", text):
         w = m.group(0)
