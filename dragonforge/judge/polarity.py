@@ -140,6 +140,7 @@ def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | Non
         target = after[0][0] if after else head
     mine = set(kp_parties)
     flips = []
+    affirms = not negation.search(body)  # a keypoint that negates nothing: none of its words may be denied
     for c in ans.clauses:
         if c.refusal:
             continue
@@ -149,6 +150,10 @@ def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | Non
         text = ans.masked[c.span[0]:c.span[1]]
         toks = {s for s, _ in _frame_tokens(_unnamed(scene, text), lang)}
         share = sum(1 for s in kp if s in toks) / len(kp)
+        if affirms and not _P_NOT_SAID.search(text) and negation.search(text):
+            denied = [w for w in kp if w in toks and len(w) >= 4 and _negated_near(text, {w}, lang, strict=True)]
+            if denied:  # "alert but not flushed" for "alert and flushed"; "denies any allergies"
+                return f"answer denies what keypoint states: {c.text.strip()[:60]}"
         if not (head in toks or (share >= 0.6 and len(kp) >= 2)) or len(toks) <= 1 and not _negated(text, lang):
             continue  # off the topic, or a bare label ("史：") whose value is the next clause
         if _P_NOT_SAID.search(text):
@@ -163,7 +168,10 @@ def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | Non
     return None
 
 
-def _negated_near(text: str, topic: set[str], language: str) -> bool:
+_P_JOIN = re.compile(r"\b(?:and|or|but|with|while)\b|[,;]|和|及|与|、|并|且|但")
+
+
+def _negated_near(text: str, topic: set[str], language: str, strict: bool = False) -> bool:
     """A negation whose scope reaches the topic: right before one of its words (three English words,
     four Chinese characters), or in Chinese right after it (罪名不成立); "had no debts and paid in
     cash" does not deny the payment, nor does 无明显诱因 deny the pain that follows."""
@@ -178,10 +186,10 @@ def _negated_near(text: str, topic: set[str], language: str) -> bool:
     if not spans:
         return bool(pattern.search(text))
     for a, b in spans:
-        if language == "zh":
-            if pattern.search(low[max(0, a - 4):a]) or pattern.search(low[b:b + 5]):
-                return True
-        elif pattern.search(" ".join(low[:a].split()[-3:])):
+        before = low[max(0, a - 4):a] if language == "zh" else " ".join(low[:a].split()[-3:])
+        if strict:  # the negation governs the word itself: nothing joins another phrase in between
+            before = _P_JOIN.split(before)[-1]
+        if pattern.search(before) or (language == "zh" and not strict and pattern.search(low[b:b + 5])):
             return True
     return False
 

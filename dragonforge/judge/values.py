@@ -359,8 +359,21 @@ def _find_counts(f: _Finder) -> None:
         f.add("count", v, *m.span(), unit=_UNIT_ALIASES.get(unit, unit.replace("µ", "u")), step=step)
 
 
+# a number that names a kind rather than counts (type 2 diabetes, 2型糖尿病, stage 3, grade II): compared
+# only with a number of the same label, never with an age or an amount
+_P_LABEL_BEFORE = re.compile(r"\b(type|grade|stage|class|phase|level)\s*$", re.I)
+_P_LABEL_AFTER = re.compile(r"^\s*(型|级|期|类)")
+
+
 def _find_numbers(f: _Finder) -> None:
     for m in _P_NUMBER.finditer(f.text):
+        if not m[2] and not m[3]:
+            label = _P_LABEL_BEFORE.search(f.text[max(0, m.start() - 8):m.start()]) or \
+                _P_LABEL_AFTER.match(f.text[m.end():m.end() + 2])
+            if label:
+                v, step = _arabic(m[1])
+                f.add("count", v, *m.span(), unit=label[1].lower(), step=step)
+                continue
         v, step = _arabic(m[1])
         scale = _SCALES[m[2].lower()] if m[2] else _SCALES[m[3]] if m[3] else 1.0
         f.add("number", v * scale, *m.span(), step=step * scale)
