@@ -143,15 +143,16 @@ _P_MONEY = re.compile(
     rf"(?:{_CUR_PRE}\s?)?(?<![\d.])(?P<num>{_NUM}|{_CN_NUM})\s?(?:{_SCALE_EN}\b|{_SCALE_ZH})?\s?{_CUR_POST}?", re.I)
 
 _DUR_UNITS_EN = {"year": ("months", 12), "month": ("months", 1), "week": ("days", 7), "day": ("days", 1),
-                 "hour": ("hours", 1), "minute": ("minutes", 1)}
+                 "hour": ("hours", 1), "minute": ("minutes", 1), "yr": ("months", 12), "mo": ("months", 1),
+                 "wk": ("days", 7), "hr": ("hours", 1), "min": ("minutes", 1)}
 _DUR_UNITS_ZH = {"年": ("months", 12), "个月": ("months", 1), "個月": ("months", 1), "个星期": ("days", 7),
                  "周": ("days", 7), "星期": ("days", 7), "天": ("days", 1), "日": ("days", 1),
                  "小时": ("hours", 1), "个小时": ("hours", 1), "個小時": ("hours", 1), "分钟": ("minutes", 1)}
 _EN_AMOUNT = rf"(?:{_NUM}|{_EN_NUMWORD}|an?)"
 _P_DUR_EN = re.compile(
-    rf"(?<![\d.])\b({_EN_AMOUNT})(\s+and\s+a\s+half)?[\s-]+(?:(years?)(?:['’]s?)?(?:,?\s+(?:and\s+)?({_EN_AMOUNT})[\s-]+(months?)(?:['’]s?)?)?"
-    rf"|(weeks?)(?:['’]s?)?(?:,?\s+(?:and\s+)?({_EN_AMOUNT})[\s-]+(days?)(?:['’]s?)?)?"
-    rf"|(months?|days?|hours?|minutes?)(?:['’]s?)?)(\s+and\s+a\s+half)?\b", re.I)
+    rf"(?<![\d.])\b({_EN_AMOUNT})(\s+and\s+a\s+half)?[\s-]+(?:(years?|yrs?)(?:['’]s?)?(?:,?\s+(?:and\s+)?({_EN_AMOUNT})[\s-]+(months?)(?:['’]s?)?)?"
+    rf"|(weeks?|wks?)(?:['’]s?)?(?:,?\s+(?:and\s+)?({_EN_AMOUNT})[\s-]+(days?)(?:['’]s?)?)?"
+    rf"|(months?|mos?|days?|hours?|hrs?|minutes?|mins?)(?:['’]s?)?)(\s+and\s+a\s+half)?\b", re.I)
 _ZH_AMOUNT = rf"(?:\d+(?:\.\d+)?|{_CN_NUM})"
 _P_DUR_ZH = re.compile(
     rf"(?<![\d.第上下每同本当前近去今明])({_ZH_AMOUNT})\s*(年(?![度底末初中])|个月|個月|个星期|星期|周(?!岁)|天|日|个小时|個小時|小时|分钟)"
@@ -223,7 +224,7 @@ class _Finder:
 
 _P_HAS_DATE_ZH = re.compile(r"[年月]")
 _P_HAS_MONTH_EN = re.compile(_MONTH_RE, re.I)
-_P_HAS_DURATION = re.compile(r"year|month|week|day|hour|minute|aged|old|[年月周天日时钟岁]", re.I)
+_P_HAS_DURATION = re.compile(r"year|yr|month|mo|week|wk|day|hour|hr|min|aged|old|[年月周天日时钟岁]", re.I)
 
 
 def _find_dates(f: _Finder) -> None:
@@ -233,6 +234,8 @@ def _find_dates(f: _Finder) -> None:
             f.add("date", _date_value(int(m[1]), int(m[3]), int(m[4])), *m.span())
     if _P_HAS_DATE_ZH.search(t):
         _find_dates_zh(f)
+    if "/" in t or "." in t:
+        _find_dates_numeric(f)
     if _P_HAS_MONTH_EN.search(t):
         _find_dates_en(f)
     for m in _P_DATE_YM_ISO.finditer(t):
@@ -249,6 +252,18 @@ def _find_dates_zh(f: _Finder) -> None:
         f.add("date", _date_value(None, _zh_int(m[1]), _zh_int(m[2])), *m.span())
     for m in _P_YEAR_ZH.finditer(t):
         f.add("date", _date_value(_zh_int(m[1])), *m.span())
+
+
+_P_DATE_NUMERIC = re.compile(r"(?<![\d/.])(\d{1,2})([/.])(\d{1,2})\2(\d{4})(?![\d/])")
+
+
+def _find_dates_numeric(f: _Finder) -> None:
+    for m in _P_DATE_NUMERIC.finditer(f.text):
+        first, second = int(m[1]), int(m[3])
+        # 22/08/2022 can only be day first, 08/22/2022 only month first; 03/05/2019 is read the American way
+        # (dotted dates, 05.03.2019, the European way)
+        day, month = (first, second) if first > 12 or (m[2] == "." and second <= 12) else (second, first)
+        f.add("date", _date_value(int(m[4]), month, day), *m.span())
 
 
 def _find_dates_en(f: _Finder) -> None:
@@ -502,9 +517,10 @@ def _convert(v: Value, to: str | None) -> tuple[float, float] | None:
 
 
 def _specific(v: Value) -> bool:
-    """A value precise enough (three significant digits, or a pair like 112/63) to identify its fact alone."""
+    """A value precise enough (three significant digits, a pair like 112/63, a date to the day) to identify its
+    fact alone."""
     if v.kind == "date":
-        return False
+        return _date_parts(str(v.value))[2] is not None and _date_parts(str(v.value))[0] is not None
     if isinstance(v.value, str):
         return True
     digits = re.sub(r"\D", "", v.text.split("%")[0]).strip("0")
