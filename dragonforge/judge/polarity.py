@@ -134,9 +134,10 @@ def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | Non
                      body)
     kp_neg = _negated(head_part, lang)
     target = head
+    after: tuple[tuple[str, str], ...] = ()
     if kp_neg:  # what the keypoint denies: the first content word after its negation ("no masses")
         m = (_P_NEGATION_ZH if lang == "zh" else _P_NEGATION_EN).search(head_part)
-        after = _frame_tokens(_unnamed(scene, head_part[m.end():]), lang) if m else []
+        after = _frame_tokens(_unnamed(scene, head_part[m.end():]), lang) if m else ()
         target = after[0][0] if after else head
     mine = set(kp_parties)
     flips = []
@@ -158,7 +159,9 @@ def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | Non
             continue  # off the topic, or a bare label ("史：") whose value is the next clause
         if _P_NOT_SAID.search(text):
             continue  # says it is not in the documents: a refusal, not a denial
-        near = {target} if target in toks else {head} if head in toks else set(kp)
+        # the denied word the answer has: "no known drug allergies" is said by "denies any drug allergies"
+        target_here = next((w for w, _ in after if w in toks), target)
+        near = {target_here} if target_here in toks else {head} if head in toks else set(kp)
         if _negated_near(text, near, lang) == kp_neg:
             return None  # the answer says it the keypoint's way round somewhere
         flips.append(c.text.strip())

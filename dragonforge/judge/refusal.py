@@ -29,6 +29,21 @@ def _refuses(answer: str, language: str) -> bool:
     return True
 
 
+def _concludes_declining(answer: str, language: str) -> bool:
+    """The answer's last sentence declines, without a guess ("the record gives her age and history but not
+    her ethnicity, so it cannot be determined"): what comes before is what the documents do say."""
+    t = _analyse(answer, language)
+    if not t.sentences:
+        return False
+    last = len(t.sentences) - 1
+    clauses = [c for c in t.clauses if c.sentence == last]
+    if not any(c.refusal for c in clauses) or _P_SPECULATION.search(answer[t.sentences[last][0]:]):
+        return False
+    # and asserts no value after it declines ("... do not give a figure, but it spent $20 million")
+    start = next(c.span[0] for c in clauses if c.refusal)
+    return not any(v.span[0] >= start and not (_clause_of(t, v.span[0]) or clauses[0]).refusal for v in t.values)
+
+
 # --- judging -------------------------------------------------------------------------------------
 
 _UNANSWERABLE_KEYPOINTS = {"unable to answer", "无法回答", "cannot answer", "unanswerable"}
@@ -43,4 +58,7 @@ def _judge_unanswerable(kp: str, answer: str, language: str) -> KeypointLabel:
         return KeypointLabel(keypoint=kp, label="Irrelevant", reason="empty answer")
     if is_refusal(answer, language):
         return KeypointLabel(keypoint=kp, label="Relevant", reason="declines to answer an unanswerable question")
+    if _concludes_declining(answer, language):
+        return KeypointLabel(keypoint=kp, label="Relevant",
+                             reason="says what the documents hold, then declines to answer the question")
     return KeypointLabel(keypoint=kp, label="Wrong", reason="asserts an answer to an unanswerable question")
