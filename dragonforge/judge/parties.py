@@ -44,7 +44,9 @@ def _other_record(a: Value, kp_dates: list[Value], scene: _Scene, live: list[Val
     if not kp_dates:
         return False
     i = _sentence_index(scene.answer, a.span[0])
-    here = [v for v in live if v.kind == "date" and v is not a and _sentence_index(scene.answer, v.span[0]) == i]
+    owner = scene.owner(a.span[0])  # a date said of another party in the sentence dates that party's event
+    here = [v for v in live if v.kind == "date" and v is not a and _sentence_index(scene.answer, v.span[0]) == i
+            and scene.owner(v.span[0]) == owner]
     return bool(here) and not any(_same_value(k, v) for k in kp_dates for v in here) and \
         any(_conflicts(k, v) for k in kp_dates for v in here)
 
