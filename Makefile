@@ -33,9 +33,10 @@ PYTEST_WORKERS ?= auto
 test: install local-llm-install lint
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup
 
-# ruff on the library and the flows (pyproject.toml [tool.ruff]); part of `make test`
+# ruff and mypy on the library and the flows (pyproject.toml [tool.ruff], [tool.mypy]); part of `make test`
 lint: install
 	$(BIN)/ruff check dragonforge flows
+	$(BIN)/mypy
 
 # llama-cpp-python[server] (built once per machine into ~/.cache/dragonforge/wheels) and the GGUF model
 local-llm-install: install

@@ -246,6 +246,10 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         # lacks ("environmental investment" is not "planned investment").
         only = len(candidates) == 1
         extra = set(_content_tokens(ctx, lang)) - set(kp_words) - set(words)  # the value's own label words
+        if lang == "zh":  # a word sharing a character with the keypoint's is mostly the same word (相隔/间隔)
+            extra = {w for w in extra if not any(c in kw for kw in kp_words for c in w)}
+        if extra and _share(words or kp_words, ctx, lang) >= CONTEXT_SAME_FACT:
+            extra = set()  # the keypoint's own label is there: more words only say more
         sole = only and not extra
         # The keypoint's slot is alone and no keypoint gives this value: then the one value of the kind the
         # answer says of the party, or on the keypoint's topic, can only be its answer to this fact.

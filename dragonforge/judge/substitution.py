@@ -71,7 +71,7 @@ def _party_substitution(kp: tuple[tuple[str, str], ...], said: set[str], scene: 
     elsewhere = {t for _, named, toks in clauses if named and not named & mine for t, _ in toks}
     if not gone and len(mine) < 2 and not elsewhere & set(ks):
         return None
-    for c, named, toks in clauses:
+    for _, named, toks in clauses:
         if not named & mine or named - mine:
             continue
         missing = gone

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal
 
 ValueKind = Literal["date", "money", "percent", "count", "duration", "number", "name"]
 
@@ -82,10 +82,10 @@ def cn_to_number(s: str) -> float:
     return total + section + (digit or 0)
 
 
-_cn2an_module = None
+_cn2an_module: Any = None
 
 
-def _cn2an():
+def _cn2an() -> Any:
     """cn2an, imported on first use (a third of a second): a run with no Chinese numeral never loads it."""
     global _cn2an_module
     if _cn2an_module is None:
@@ -475,10 +475,10 @@ def _conflicts(k: Value, a: Value) -> bool:
     return False
 
 
-_units = None
+_units: Any = None  # pint.UnitRegistry, once made
 
 
-def _unit_registry():
+def _unit_registry() -> Any:
     """pint's unit registry, made on first use (about a second): only a comparison across units needs it."""
     global _units
     if _units is None:
