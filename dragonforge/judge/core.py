@@ -238,18 +238,20 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         ctx = scene.blank(_context(ans, a, ans.values))
         score = _share(words, ctx, lang)
         exact = score >= CONTEXT_SAME_FACT and not set(_content_tokens(ctx, lang)) - set(kp_words) - set(words)
-        single = len(ans.values) == 1 and not said_of and score > 0  # an answer of one value, on the keypoint's topic
+        extra = set(_content_tokens(ctx, lang)) - set(kp_words) - set(words)  # the value's own label words
+        if lang == "zh":  # a word sharing a character with the keypoint's is mostly the same word (相隔/间隔)
+            extra = {w for w in extra if not any(c in kw for kw in kp_words for c in w)}
+        if extra and _share(words or kp_words, ctx, lang) >= CONTEXT_SAME_FACT:
+            extra = set()  # the keypoint's own label is there: more words only say more
+        # an answer of one value, on the keypoint's topic, and for an amount under no label of its own
+        # ("operating income" is not "net income"; a date's words name its event, said otherwise)
+        single = len(ans.values) == 1 and not said_of and score > 0 and (not extra or k.kind == "date")
         if not same_party and not exact and not single and \
                 _share(kp_words, scene.blank(_sentence(ans, a.span[0])), lang) < CONTEXT_SOLE_FACT:
             continue  # a sentence on another topic
         # The only value of its kind counts on weaker evidence, unless its label adds words the keypoint
         # lacks ("environmental investment" is not "planned investment").
         only = len(candidates) == 1
-        extra = set(_content_tokens(ctx, lang)) - set(kp_words) - set(words)  # the value's own label words
-        if lang == "zh":  # a word sharing a character with the keypoint's is mostly the same word (相隔/间隔)
-            extra = {w for w in extra if not any(c in kw for kw in kp_words for c in w)}
-        if extra and _share(words or kp_words, ctx, lang) >= CONTEXT_SAME_FACT:
-            extra = set()  # the keypoint's own label is there: more words only say more
         sole = only and not extra
         # The keypoint's slot is alone and no keypoint gives this value: then the one value of the kind the
         # answer says of the party, or on the keypoint's topic, can only be its answer to this fact.

@@ -141,7 +141,7 @@ def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | Non
         target = after[0][0] if after else head
     mine = set(kp_parties)
     flips = []
-    affirms = not negation.search(body)  # a keypoint that negates nothing: none of its words may be denied
+    clauses = []
     for c in ans.clauses:
         if c.refusal:
             continue
@@ -149,12 +149,15 @@ def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | Non
         if mine and not named & mine:
             continue
         text = ans.masked[c.span[0]:c.span[1]]
-        toks = {s for s, _ in _frame_tokens(_unnamed(scene, text), lang)}
+        clauses.append((c, text, {s for s, _ in _frame_tokens(_unnamed(scene, text), lang)}))
+    if not negation.search(body):  # a keypoint that negates nothing: none of its words may be denied
+        for c, text, toks in clauses:
+            if _P_NOT_SAID.search(text) or not negation.search(text):
+                continue
+            if any(w in toks and len(w) >= 4 and _negated_near(text, {w}, lang, strict=True) for w in kp):
+                return f"answer denies what keypoint states: {c.text.strip()[:60]}"  # "alert but not flushed"
+    for c, text, toks in clauses:
         share = sum(1 for s in kp if s in toks) / len(kp)
-        if affirms and not _P_NOT_SAID.search(text) and negation.search(text):
-            denied = [w for w in kp if w in toks and len(w) >= 4 and _negated_near(text, {w}, lang, strict=True)]
-            if denied:  # "alert but not flushed" for "alert and flushed"; "denies any allergies"
-                return f"answer denies what keypoint states: {c.text.strip()[:60]}"
         if not (head in toks or (share >= 0.6 and len(kp) >= 2)) or len(toks) <= 1 and not _negated(text, lang):
             continue  # off the topic, or a bare label ("史：") whose value is the next clause
         if _P_NOT_SAID.search(text):

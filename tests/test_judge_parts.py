@@ -1,0 +1,183 @@
+"""Each part of the judge package on its own (dragonforge/judge/*): invented examples, one module at a time.
+tests/test_judge.py checks the whole judge through judge_keypoints."""
+
+from __future__ import annotations
+
+import pytest
+
+from dragonforge.judge import judge_keypoints
+from dragonforge.judge.abbreviations import expand
+from dragonforge.judge.analysis import _analyse
+from dragonforge.judge.refusal import _concludes_declining, _judge_unanswerable, is_refusal
+from dragonforge.judge.substitution import _same_class
+from dragonforge.judge.values import Value, _close, _convert, _same_value, cn_to_number
+from dragonforge.judge.words import _frame_tokens
+
+
+def label(answer: str, keypoint: str, language: str, keypoints: list[str] | None = None) -> str:
+    kps = keypoints or [keypoint]
+    return judge_keypoints(answer, kps, language)[kps.index(keypoint)].label
+
+
+def values(text: str, language: str) -> list[Value]:
+    return list(_analyse(text, language).values)
+
+
+# --- values: extraction and normalisation ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("numeral, number", [("贰亿叁仟肆佰万", 234_000_000), ("四十一点二", 41.2), ("二〇二一", 2021),
+                                             ("两千零七", 2007), ("玖拾捌", 98)])
+def test_chinese_numerals_are_read_by_cn2an_including_financial_capitals(numeral, number):
+    assert cn_to_number(numeral) == number
+
+
+def test_a_tie_in_rounding_goes_half_up():
+    assert _close(4.5, 5.0, 0.05, 0.5)  # 4.5 rounds to 5
+    assert not _close(5.5, 5.0, 0.05, 0.5)  # 5.5 rounds to 6, not 5
+    assert _close(12.34, 12.3, 0.005, 0.05)
+
+
+@pytest.mark.parametrize("a, b, language", [("39.2 °C", "102.6 °F", "en"), ("0.25 mg", "250 µg", "en"),
+                                            ("体温三十九点二摄氏度", "体温39.2℃", "zh"), ("1 kg", "1000 g", "en")])
+def test_measurements_in_other_units_are_the_same_value(a, b, language):
+    (va,), (vb,) = values(a, language), values(b, language)
+    assert _same_value(va, vb) and _same_value(vb, va)
+
+
+def test_a_measurement_converts_only_within_its_dimension():
+    (temp,), (mass,) = values("39.2 °C", "en"), values("12 mg", "en")
+    assert _convert(temp, "mg") is None and _convert(mass, "c") is None
+    assert _convert(temp, "f") == pytest.approx((102.56, 0.09))
+
+
+def test_people_are_people_whatever_the_counting_word():
+    (a,), (b,) = values("312 employees", "en"), values("312 people", "en")
+    assert _same_value(a, b)
+    (c,), (d,) = values("共有员工57名", "zh"), values("57人", "zh")
+    assert _same_value(c, d)
+
+
+@pytest.mark.parametrize("text, iso", [("Admitted 17/04/2021.", "2021-04-17"), ("Seen on 04/17/2021.", "2021-04-17"),
+                                       ("Signed 09.11.2020.", "2020-11-09")])
+def test_numeric_dates_are_read_day_or_month_first_as_only_they_can_be(text, iso):
+    assert [v.value for v in values(text, "en") if v.kind == "date"] == [iso]
+
+
+def test_a_number_that_labels_a_kind_is_not_an_amount_or_an_age():
+    (kind,) = values("2型糖尿病", "zh")
+    assert kind.unit == "型"
+    (age,) = values("患者54岁", "zh")
+    assert not _same_value(age, kind)
+    assert label("Type 2 diabetes since 2015.", "The patient is 61 years old.", "en") == "Irrelevant"
+
+
+def test_abbreviated_durations_are_durations():
+    (v,) = values("smoker x 20 yrs", "en")
+    assert (v.kind, v.value, v.unit) == ("duration", 240.0, "months")
+
+
+# --- abbreviations -----------------------------------------------------------------------------------
+
+
+def test_abbreviations_are_written_out_in_the_texts_language():
+    assert expand("PMH: COPD, CKD; NKDA.", "en") == "past medical history: chronic obstructive pulmonary disease, " \
+                                                     "chronic kidney disease; no known drug allergies."
+    assert expand("既往史：无HTN、DM。", "zh") == "既往史：无高血压、糖尿病。"
+    assert expand("T 38.1, BP 120/80", "en") == "temperature 38.1, blood pressure 120/80"
+    assert expand("The HTNX gene and a BPM of 120", "en") == "The HTNX gene and a BPM of 120"  # whole words only
+
+
+def test_an_abbreviated_answer_states_the_written_out_keypoint():
+    assert label("PMH: CKD x 6 yrs.", "She has had chronic kidney disease for 6 years.", "en") == "Relevant"
+    assert label("既往史：CHD 8年。", "既往冠心病病史8年。", "zh") == "Relevant"
+
+
+# --- words ----------------------------------------------------------------------------------------------
+
+
+def test_a_chinese_class_head_makes_one_word_with_its_noun():
+    words = [w for _, w in _frame_tokens("被告人犯组织卖淫罪", "zh")]
+    assert words[-1].endswith("罪") and len(words[-1]) >= 3
+
+
+# --- refusal ------------------------------------------------------------------------------------------
+
+
+def test_an_answer_that_ends_by_declining_is_a_refusal_of_an_unanswerable_question():
+    context_then_decline = "The filing lists the firm's auditors and its 2022 revenue of $8.1 million, but it does " \
+                           "not mention any bond issue, so that cannot be determined."
+    assert not is_refusal(context_then_decline, "en")  # it asserts a value
+    assert _concludes_declining(context_then_decline, "en")
+    assert _judge_unanswerable("Unable to answer", context_then_decline, "en").label == "Relevant"
+    guess = "The filing does not give the amount, but the bond issue was probably about $40 million."
+    assert _judge_unanswerable("Unable to answer", guess, "en").label == "Wrong"
+    after = "The report does not state it exactly, but the firm issued $40 million of bonds."
+    assert not _concludes_declining(after, "en")
+
+
+# --- substitution -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("a, b", [("组织卖淫罪", "非法拘禁罪"), ("肺结核病", "糖尿病"), ("metoprolol", "atenolol"),
+                                  ("左侧", "右侧")])
+def test_members_of_one_class(a, b):
+    assert _same_class(a, b, "zh" if "\u4e00" <= a[0] <= "\u9fff" else "en")
+
+
+@pytest.mark.parametrize("a, b", [("卖淫罪", "组织卖淫罪"), ("physician", "clinician"), ("诊断", "治疗")])
+def test_not_members_of_one_class(a, b):
+    assert not _same_class(a, b, "zh" if "\u4e00" <= a[0] <= "\u9fff" else "en")
+
+
+def test_each_party_of_a_keypoint_of_several_is_held_to_it():
+    kp = "被告人韩松、邱月犯非法拘禁罪。"
+    assert label("韩松犯非法拘禁罪，邱月犯敲诈勒索罪。", kp, "zh") == "Wrong"
+    assert label("韩松、邱月均犯非法拘禁罪。", kp, "zh") == "Relevant"
+
+
+def test_a_swap_between_parties_is_wrong_for_both():
+    kps = ["被告人韩松犯非法拘禁罪。", "被告人邱月犯敲诈勒索罪。"]
+    answer = "被告人韩松犯敲诈勒索罪，被告人邱月犯非法拘禁罪。"
+    assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Wrong", "Wrong"]
+
+
+# --- polarity -----------------------------------------------------------------------------------------
+
+
+def test_a_word_of_the_keypoint_negated_in_the_answer_is_a_denial():
+    kp = "On examination she was pale, sweating and confused."
+    assert label("On examination she was pale and sweating but not confused.", kp, "en") == "Wrong"
+    assert label("On examination she was pale, sweating and confused.", kp, "en") == "Relevant"
+    # a negation of another phrase does not reach the keypoint's word
+    assert label("She had no rash and was pale, sweating and confused.", kp, "en") == "Relevant"
+
+
+def test_a_denial_said_with_another_verb_agrees_with_a_denying_keypoint():
+    kp = "Mr. Ellis has no known drug allergies."
+    assert label("Mr. Ellis denies any drug allergies.", kp, "en") == "Relevant"
+
+
+# --- parties and the slot rule (core) -------------------------------------------------------------------
+
+
+def test_a_value_in_the_keypoints_slot_contradicts_it():
+    kps = ["Alder Mining invested $41.3 million in exploration.", "Birch Energy invested $12.6 million in exploration."]
+    answer = "Alder Mining put $14.3 million into exploration, and Birch Energy $12.6 million."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Wrong", "Relevant"]
+
+
+def test_competing_keypoints_share_the_answers_values_by_their_words():
+    kps = ["立案日期为2021年6月4日。", "宣判日期为2021年9月20日。"]
+    answer = "本案于2021年6月14日立案，2021年9月2日宣判。"
+    assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Wrong", "Wrong"]
+
+
+def test_a_date_said_of_another_party_does_not_date_the_keypoints_event():
+    kps = ["Ferro Ltd held its AGM on May 3, 2022 for fiscal 2021.", "Gant plc held its AGM on June 9, 2023."]
+    answer = "Ferro Ltd held its annual general meeting for fiscal 2021 on May 13, 2022; Gant plc on June 9, 2023."
+    assert judge_keypoints(answer, kps, "en")[0].label == "Wrong"
+
+
+def test_another_quantity_of_the_same_kind_is_not_the_keypoints_value():
+    assert label("Operating income was $9.4 million.", "Net income was $6.1 million.", "en") == "Irrelevant"
