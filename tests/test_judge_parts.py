@@ -181,3 +181,17 @@ def test_a_date_said_of_another_party_does_not_date_the_keypoints_event():
 
 def test_another_quantity_of_the_same_kind_is_not_the_keypoints_value():
     assert label("Operating income was $9.4 million.", "Net income was $6.1 million.", "en") == "Irrelevant"
+
+
+def test_what_the_keypoint_says_of_one_party_said_of_another_is_a_swap():
+    kps = ["Dana Whitfield was diagnosed with sarcoidosis.", "Omar Lindqvist was diagnosed with lupus nephritis."]
+    answer = "Dana Whitfield was diagnosed with lupus nephritis, and Omar Lindqvist was diagnosed with sarcoidosis."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Wrong", "Wrong"]
+    same = "Dana Whitfield was found to have sarcoidosis; Omar Lindqvist was diagnosed with lupus nephritis."
+    assert [lab.label for lab in judge_keypoints(same, kps, "en")] == ["Relevant", "Relevant"]
+
+
+def test_a_value_said_of_its_party_in_other_words_is_no_swap():
+    kps = ["Kestrel Foods invested $3.4 million in research.", "Pine Labs invested $9.9 million in research."]
+    answer = "Pine Labs invested $9.9 million in research, while Kestrel Foods spent $3.4 million."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Relevant", "Relevant"]

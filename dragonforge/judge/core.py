@@ -34,6 +34,7 @@ from dragonforge.judge.parties import (
     _parallel,
     _related_parties,
     _role_binding,
+    _swapped_clause,
     _under_other_label,
 )
 from dragonforge.judge.polarity import (
@@ -126,7 +127,8 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
     label, reason = (_judge_values(kt, scene, values, kp_parties) if values
                      else _judge_words(kt, scene, kp_parties, facts))
     if label != "Wrong":
-        swapped = _frame_substitution(kt, scene, kp_parties) or _topic_negated(kt, scene, kp_parties)
+        swapped = _frame_substitution(kt, scene, kp_parties) or _swapped_clause(kt, scene) or \
+            _topic_negated(kt, scene, kp_parties)
         if swapped:
             return "Wrong", swapped
     missing = [scene.entities[i].name for i in named_by_facts if not scene.mentioned(i)]

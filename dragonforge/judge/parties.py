@@ -12,9 +12,9 @@ from dragonforge.judge.analysis import _clause_of, _context_span, _sentence_inde
 from dragonforge.judge.entities import _org_kind
 from dragonforge.judge.labels import COVERAGE_RELEVANT, Label
 from dragonforge.judge.polarity import _comparatives
-from dragonforge.judge.scene import _NO_CLAUSE, _Scene, _Sibling
+from dragonforge.judge.scene import _NO_CLAUSE, _Scene, _Sibling, _unnamed
 from dragonforge.judge.values import Value, _conflicts, _same_value
-from dragonforge.judge.words import _coverage, _share, _word_spans
+from dragonforge.judge.words import _coverage, _frame_tokens, _share, _word_spans
 
 
 def _under_other_label(a: Value, words: tuple[str, ...], others: list[_Sibling], scene: _Scene) -> bool:
@@ -201,4 +201,44 @@ def _member_clash(scene: _Scene, kp_parties: list[int]) -> str | None:
             if j != place:
                 names = scene.entities[person].name, scene.entities[j].name, scene.entities[place].name
                 return "answer places {} at {}, not {}".format(*names)
+    return None
+
+
+def _swapped_clause(kt: _Text, scene: _Scene) -> str | None:
+    """What the keypoint says of one party, the answer says of another, and something else of this one: each
+    clause of the keypoint that names one party is looked for in the answer's clauses that name one party
+    ("A was convicted of X" against "B was convicted of X, and A of Y"; 向丹诊断为X against 孙雷被诊断为X)."""
+    lang, ans = scene.language, scene.answer
+    single = []  # the answer's clauses that name exactly one party: (party, sentence, words)
+    for c in ans.clauses:
+        if c.refusal:
+            continue
+        named = {i for p, _, i in scene.mentions if c.span[0] <= p < c.span[1]}
+        if len(named) == 1:
+            words = {s for s, _ in _frame_tokens(_unnamed(scene, ans.masked[c.span[0]:c.span[1]]), lang)}
+            said = [v for v in ans.values if c.span[0] <= v.span[0] < c.span[1]]
+            single.append((next(iter(named)), c.sentence, words, said))
+    if len(single) < 2:
+        return None
+    for kc in kt.clauses:
+        named = {i for _, _, i in scene.mentions_in(kc.text)}
+        if len(named) != 1:
+            continue
+        mine = next(iter(named))
+        want = {s for s, _ in _frame_tokens(_unnamed(scene, kt.masked[kc.span[0]:kc.span[1]]), lang)}
+        if len(want) < 2:
+            continue
+        own = [(si, w) for p, si, w, _ in single if p == mine]
+        if not own or any(want <= w for _, w in own):
+            continue  # the answer says nothing of this party alone, or says the keypoint's clause of it
+        values = [v for v in kt.values if kc.span[0] <= v.span[0] < kc.span[1]]
+        if any(_same_value(k, a) for k in values for p, _, _, said in single if p == mine for a in said):
+            continue  # the keypoint's value is said of its party, in other words
+        lacking = want - set().union(*(w for _, w in own))
+        if not lacking:
+            continue
+        for p, si, words, _ in single:
+            if p != mine and lacking <= words and any(s == si for s, _ in own):
+                return (f"answer says of {scene.entities[p].name} what keypoint says of "
+                        f"{scene.entities[mine].name}")
     return None
