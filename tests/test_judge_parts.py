@@ -195,3 +195,11 @@ def test_a_value_said_of_its_party_in_other_words_is_no_swap():
     kps = ["Kestrel Foods invested $3.4 million in research.", "Pine Labs invested $9.9 million in research."]
     answer = "Pine Labs invested $9.9 million in research, while Kestrel Foods spent $3.4 million."
     assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Relevant", "Relevant"]
+
+
+def test_an_item_the_keypoint_denies_must_not_be_affirmed():
+    kp = "既往史：否认哮喘、结核、肝炎病史。"
+    assert label("既往有哮喘病史5年，否认结核、肝炎病史。", kp, "zh") == "Wrong"
+    assert label("既往体健，无哮喘、结核及肝炎病史。", kp, "zh") == "Relevant"
+    assert label("既往史：否认哮喘、结核、肝炎病史。", kp, "zh") == "Relevant"  # "既往史：" alone is a label
+    assert label("对青霉素和头孢均不过敏。", "否认青霉素及头孢过敏史。", "zh") == "Relevant"  # 不过敏 is a denial

@@ -99,7 +99,7 @@ def _comparatives(text: str, language: str) -> list[tuple[int, int, str]]:
 
 _P_NEGATION_EN = re.compile(r"\b(?:no|not|never|none|denies|denied|deny|without|neither|nor|unremarkable|"
                             r"free of|negative for|declined to|absence of|absent)\b|n't\b", re.I)
-_P_NEGATION_ZH = re.compile(r"否认|没有|并未|尚未|未(?!来|成年|婚)|不(?!同|但|仅|过|久|少|断|足|等|论|限)|无(?!锡|期)|"
+_P_NEGATION_ZH = re.compile(r"否认|没有|并未|尚未|未(?!来|成年|婚)|不(?!同|但|仅|过(?!敏)|久|少|断|足|等|论|限)|无(?!锡|期)|"
                             r"非(?!常|法|凡|典型)|阴性|不成立|宣告.{0,4}无罪")
 # "not disclosed", "未在资料中披露": a clause saying the information is missing, not a denial
 _P_NOT_SAID = re.compile(r"(?:未|没有|不|并未)[^，。；]{0,8}(?:提及|披露|记载|说明|找到|显示|给出|列明|提到)|"
@@ -150,6 +150,18 @@ def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | Non
             continue
         text = ans.masked[c.span[0]:c.span[1]]
         clauses.append((c, text, {s for s, _ in _frame_tokens(_unnamed(scene, text), lang)}))
+    for part in parts:  # what the keypoint denies ("否认高血压、糖尿病病史"), the answer must not affirm
+        m = negation.search(part)
+        if not m or _P_NOT_SAID.search(part):
+            continue
+        items = [w for w, _ in _frame_tokens(_unnamed(scene, part[m.end():]), lang)]
+        if not items:
+            continue
+        for c, text, toks in clauses:
+            here = [w for w in items if (w in text if lang == "zh" else w in toks)]  # zh: 哮喘 in 哮喘病史
+            if len(toks) > 1 and (items[-1] in here or len(here) >= 2) and not negation.search(text) \
+                    and not _P_NOT_SAID.search(text):  # (a bare label, "过敏史：", says nothing yet)
+                return f"answer states what keypoint denies: {c.text.strip()[:60]}"
     if not negation.search(body):  # a keypoint that negates nothing: none of its words may be denied
         for c, text, toks in clauses:
             if _P_NOT_SAID.search(text) or not negation.search(text):
