@@ -203,3 +203,21 @@ def test_an_item_the_keypoint_denies_must_not_be_affirmed():
     assert label("既往体健，无哮喘、结核及肝炎病史。", kp, "zh") == "Relevant"
     assert label("既往史：否认哮喘、结核、肝炎病史。", kp, "zh") == "Relevant"  # "既往史：" alone is a label
     assert label("对青霉素和头孢均不过敏。", "否认青霉素及头孢过敏史。", "zh") == "Relevant"  # 不过敏 is a denial
+
+
+@pytest.mark.parametrize("a, b, language", [("$41.6M", "$41.6 million", "en"), ("US$3.2B", "3.2 billion US dollars", "en"),
+                                            ("第二百三十四条", "第234条", "zh")])
+def test_scale_letters_and_chinese_article_numbers_are_read(a, b, language):
+    (va,), (vb,) = values(a, language), values(b, language)
+    assert _same_value(va, vb)
+
+
+def test_a_bare_letter_after_a_number_is_not_a_scale_without_a_currency():
+    assert [v.value for v in values("a corridor 5 m wide", "en")] == [5.0]
+
+
+def test_dosing_shorthand_is_written_out():
+    assert expand("amoxicillin 500 mg tid, ceftriaxone 2 g ivgtt q24h", "en") == \
+        "amoxicillin 500 mg three times daily, ceftriaxone 2 g intravenous drip every 24 hours"
+    assert expand("a takeover bid for the firm", "en") == "a takeover bid for the firm"
+    assert expand("头孢曲松 2g ivgtt qd", "zh") == "头孢曲松 2g 静脉滴注 每日1次"

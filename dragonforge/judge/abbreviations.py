@@ -43,6 +43,11 @@ ABBREVIATIONS: dict[str, tuple[str, str]] = {
     "FHx": ("family history", "家族史"),
     "SHx": ("social history", "个人史"),
     "HPI": ("history of present illness", "现病史"),
+    "NAD": ("no acute distress", "无急性病容"),
+    "N/V": ("nausea and vomiting", "恶心呕吐"),
+    "SOB": ("shortness of breath", "呼吸困难"),
+    "ivgtt": ("intravenous drip", "静脉滴注"),
+    "prn": ("as needed", "必要时"),
     "HR": ("heart rate", "心率"),
     "BP": ("blood pressure", "血压"),
     "RR": ("respiratory rate", "呼吸频率"),
@@ -58,7 +63,11 @@ ABBREVIATIONS: dict[str, tuple[str, str]] = {
     "CXR": ("chest X-ray", "胸片"),
     "ICU": ("intensive care unit", "重症监护室"),
     "IVIG": ("intravenous immunoglobulin", "静脉注射丙种球蛋白"),
-    # financial
+    # financial and corporate
+    "CEO": ("chief executive officer", "首席执行官"),
+    "CFO": ("chief financial officer", "首席财务官"),
+    "COO": ("chief operating officer", "首席运营官"),
+    "CTO": ("chief technology officer", "首席技术官"),
     "R&D": ("research and development", "研发"),
     "YoY": ("year on year", "同比"),
     "QoQ": ("quarter on quarter", "环比"),
@@ -75,9 +84,14 @@ ABBREVIATIONS: dict[str, tuple[str, str]] = {
 
 # a lone T before a reading is the temperature (T 38.7 °C), as HR, BP and RR before theirs
 _P_TEMPERATURE = re.compile(r"(?<![A-Za-z0-9])T(?=\s*:?\s*\d)")
+# dosing intervals: q12h, q8h; qd/bid/tid/qid only after a dose or a route ("bid" is also a word)
+_P_EVERY_HOURS = re.compile(r"(?<![A-Za-z0-9])q(\d{1,2})h(?![A-Za-z0-9])")
+_TIMES_A_DAY = {"qd": ("once daily", "每日1次"), "bid": ("twice daily", "每日2次"), "tid": ("three times daily", "每日3次"),
+                "qid": ("four times daily", "每日4次")}
+_P_TIMES_A_DAY = re.compile(r"((?:mg|mL|ml|µg|ug|IU|po|PO|iv|IV|im|sc|\dg|ivgtt|口服|静滴)\s)(qd|bid|tid|qid)(?![A-Za-z])")
 _P_ABBREVIATION = re.compile(r"(?<![A-Za-z0-9&])(" + "|".join(
     re.escape(a) for a in sorted(ABBREVIATIONS, key=len, reverse=True)) + r")(?![A-Za-z0-9&])")
-_P_ANY = re.compile(r"[A-Z&]")  # no capital or ampersand: nothing to expand
+_P_ANY = re.compile(r"[A-Z&]|ivgtt|prn|q\d{1,2}h|qd|bid|tid|qid")  # nothing to expand without one
 
 
 @lru_cache(maxsize=32768)
@@ -86,5 +100,7 @@ def expand(text: str, language: str) -> str:
     if not _P_ANY.search(text):
         return text
     zh = language == "zh"
-    out = _P_ABBREVIATION.sub(lambda m: ABBREVIATIONS[m[1]][1 if zh else 0], text)
+    out = _P_TIMES_A_DAY.sub(lambda m: m[1] + _TIMES_A_DAY[m[2]][1 if zh else 0], text)
+    out = _P_EVERY_HOURS.sub(lambda m: f"每{m[1]}小时1次" if zh else f"every {m[1]} hours", out)
+    out = _P_ABBREVIATION.sub(lambda m: ABBREVIATIONS[m[1]][1 if zh else 0], out)
     return _P_TEMPERATURE.sub("体温" if zh else "temperature", out)

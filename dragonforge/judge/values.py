@@ -42,7 +42,7 @@ _EN_WORDS.update({w: 10 * i for i, w in enumerate("twenty thirty forty fifty six
 _EN_NUMWORD = (r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|four|five|six|"
                r"seven|eight|nine))?|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
                r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)")
-_SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "mn": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9,
+_SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "mn": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9, "b": 1e9,
            "trillion": 1e12, "千": 1e3, "万": 1e4, "十万": 1e5, "百万": 1e6, "千万": 1e7, "亿": 1e8, "十亿": 1e9,
            "百亿": 1e10, "万亿": 1e12}
 
@@ -137,7 +137,7 @@ _P_PERCENT_CN = re.compile(r"百分之([零〇一二两三四五六七八九十�
 
 _CUR_PRE = r"(?P<pre>US\$|USD|RMB|CNY|HK\$|\$|¥|￥|人民币)"
 _CUR_POST = r"(?P<post>US dollars?|U\.S\. dollars?|dollars?|USD|yuan|RMB|CNY|美元|港元|人民币元|元)"
-_SCALE_EN = r"(?P<scale>thousand|million|billion|trillion|bn|mn)"
+_SCALE_EN = r"(?P<scale>thousand|million|billion|trillion|bn|mn|[mbk])"  # $92.77M, $1.2B, $350K
 _SCALE_ZH = r"(?P<zscale>万亿|千万|百万|十万|十亿|百亿|万|亿|千)"
 _P_MONEY = re.compile(
     rf"(?:{_CUR_PRE}\s?)?(?<![\d.])(?P<num>{_NUM}|{_CN_NUM})\s?(?:{_SCALE_EN}\b|{_SCALE_ZH})?\s?{_CUR_POST}?", re.I)
@@ -178,7 +178,8 @@ _P_COUNT = re.compile(
     rf"°C|℃|°F|℉|摄氏度|华氏度|degrees Celsius|degrees Fahrenheit|µg/kg|μg/kg|mg/kg|g/kg|µg|μg|mcg|mg|kg|lbs|lb|g|"
     rf"mL|ml|cm|mm|IU|单位|名|位|人|项|次|家|例|件|份|台|床|张|个|employees|people|persons|staff|patients|"
     rf"times|units|beds|cases|shares)(?![A-Za-z])")
-_P_NUMBER = re.compile(rf"(?<![\d.A-Za-z])({_NUM})(?:\s?({_SCALE_EN})\b|({_SCALE_ZH}))?(?![\d])", re.I)
+_P_NUMBER = re.compile(rf"(?<![\d.A-Za-z])({_NUM})(?:\s?(thousand|million|billion|trillion|bn|mn)\b|({_SCALE_ZH}))?"
+                       rf"(?![\d])", re.I)  # a bare letter (5 m) scales only money
 
 
 def _date_value(y: int | None, m: int | None = None, d: int | None = None) -> str | None:
@@ -380,6 +381,18 @@ _P_LABEL_BEFORE = re.compile(r"\b(type|grade|stage|class|phase|level)\s*$", re.I
 _P_LABEL_AFTER = re.compile(r"^\s*(型|级|期|类)")
 
 
+# 第264条 = 第二百六十四条: an article (clause, item, chapter) of a law by its number
+_P_ARTICLE_ZH = re.compile(rf"第\s*(\d+|{_CN_NUM})\s*(条|款|项|章|节)")
+
+
+def _find_articles(f: _Finder) -> None:
+    if "第" not in f.text:
+        return
+    for m in _P_ARTICLE_ZH.finditer(f.text):
+        v, step = _number(m[1])
+        f.add("count", v, *m.span(), unit=m[2], step=step)
+
+
 def _find_numbers(f: _Finder) -> None:
     for m in _P_NUMBER.finditer(f.text):
         if not m[2] and not m[3]:
@@ -401,6 +414,7 @@ def _find_all_values(text: str, language: str) -> _Finder:
     _find_money(f)
     _find_durations(f, language)
     _find_counts(f)
+    _find_articles(f)
     _find_numbers(f)
     f.values.sort(key=lambda v: v.span)
     return f
