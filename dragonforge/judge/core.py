@@ -146,6 +146,7 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
     missing: list[tuple[Value, tuple[str, ...], bool]] = []
     wrong: list[str] = []
     others = scene.others(kt)
+    all_words = _kp_words(kt, scene)
     for k in values:
         kp_ctx = _context(kt, k, values)
         words = _kp_words(kt, scene, _context_span(kt, k, values)) or _kp_words(
@@ -155,8 +156,12 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
             said_of = scene.parties(a.span[0], kinds)
             if mine and said_of and not said_of & mine:
                 elsewhere = True  # the value is there, but said of another party
-            elif not said_of & mine and _under_other_label(a, words, others, scene):
-                elsewhere = True  # "examinations $2,405" does not state "medications cost $2,405"
+            elif mine and len(said_of) > 1 and scene.owner(a.span[0]) not in mine and _parallel(a, scene, live):
+                elsewhere = True  # "A was 45 and B was 80": 45 is A's
+            elif _under_other_label(a, words, others, scene, all_words,
+                                    least=0.0 if not said_of & mine else 0.5):  # own party: most of them
+                elsewhere = True  # "examinations $2,405" does not state "medications cost $2,405"; nor does
+                # "probation of three years" state "a sentence of three years", of the same party
             else:
                 good.append((a, bool(said_of & mine)))
         if not good:

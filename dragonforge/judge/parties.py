@@ -17,7 +17,8 @@ from dragonforge.judge.values import Value, _conflicts, _same_value
 from dragonforge.judge.words import _coverage, _frame_tokens, _share, _word_spans
 
 
-def _under_other_label(a: Value, words: tuple[str, ...], others: list[_Sibling], scene: _Scene) -> bool:
+def _under_other_label(a: Value, words: tuple[str, ...], others: list[_Sibling], scene: _Scene,
+                       ours: tuple[str, ...] = (), least: float = 0.0) -> bool:
     """Is answer value ``a`` said under another keypoint's label (one of its words, none of ours, in the words that
     lead up to it) for a quantity of the same kind ("medications were $1,988 and examinations $2,405": $2,405 is
     the examinations')?"""
@@ -28,7 +29,8 @@ def _under_other_label(a: Value, words: tuple[str, ...], others: list[_Sibling],
     ctx = scene.blank(ans.masked[start:a.span[0]])
     if _share(words, ctx, scene.language) > 0:
         return False
-    return any(_share(tuple(w for w in s.words if w not in words), ctx, scene.language) > 0
+    # another keypoint's own words (none of this keypoint's) lead up to the value; ``least``: how many of them
+    return any(_share(tuple(w for w in s.words if w not in words and w not in ours), ctx, scene.language) > least
                for s in others if any(_same_value(v, a) or _conflicts(v, a) for v in s.values))
 
 
