@@ -25,7 +25,8 @@ _P_REFUSAL_EN = re.compile(
     r"recorded|given|found|listed|reported|known)|"
     r"no (?:explicit |specific |relevant |such |available )?(?:information|mention|record|data|details|evidence)|"
     r"(?:not|insufficient) enough information|insufficient (?:information|data|context)|not possible to (?:answer|determine)|"
-    r"(?:i'm|i am) (?:sorry|afraid)|^sorry\b|there is no (?:way|information)|no answer)",
+    r"(?:i'm|i am) (?:sorry|afraid)|^sorry\b|there is no (?:way|information)|no answer|"
+    r"^\s*not (?:stated|given|mentioned|specified|disclosed|available|recorded|reported|found)\b)",
     re.I)
 _P_REFUSAL_ZH = re.compile(
     r"无法(?:回答|确定|得知|判断|获知|查到|找到|提供|从)|不能(?:回答|确定)|未(?:提及|记载|载明|披露|说明|提供|涉及|列明|显示|给出|找到|查到)|"
