@@ -221,3 +221,21 @@ def test_dosing_shorthand_is_written_out():
         "amoxicillin 500 mg three times daily, ceftriaxone 2 g intravenous drip every 24 hours"
     assert expand("a takeover bid for the firm", "en") == "a takeover bid for the firm"
     assert expand("头孢曲松 2g ivgtt qd", "zh") == "头孢曲松 2g 静脉滴注 每日1次"
+
+
+def test_names_are_not_read_into_fixed_names_or_determiners():
+    from dragonforge.judge.analysis import _analyse
+
+    assert [e.name for e in _analyse("依据《中华人民共和国刑法》第二百六十三条", "zh").entities] == []
+    assert [e.name for e in _analyse("Each Harlow Mills employee got 12 hours of training.", "en").entities] == \
+        ["Harlow Mills"]
+
+
+def test_a_charge_given_in_a_sentence_about_the_keypoints_party_alone_is_a_substitution():
+    answer = "该被告人是邵明，法院认定其犯敲诈勒索罪，依据《中华人民共和国刑法》第二百七十四条定罪。"
+    assert label(answer, "被告人邵明犯诈骗罪。", "zh") == "Wrong"
+    assert label("该被告人是邵明，法院认定其犯诈骗罪。", "被告人邵明犯诈骗罪。", "zh") == "Relevant"
+
+
+def test_a_terse_not_stated_declines():
+    assert is_refusal("Not stated in the judgment.", "en")

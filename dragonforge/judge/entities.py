@@ -121,6 +121,10 @@ def _entity_zh(name: str, org: bool) -> _Entity:
     return _Entity(name, tuple(sorted(aliases, key=len, reverse=True)), org)
 
 
+# fixed names whose characters would otherwise read as a surname and a given name
+_P_ZH_NOT_A_NAME = re.compile(r"中华人民共和国|中华民国|人民法院|人民检察院|人民政府|人民医院")
+
+
 def _entities(text: str, language: str, taken: bytearray) -> list[_Entity]:
     out: list[_Entity] = []
     if language == "zh":
@@ -129,7 +133,8 @@ def _entities(text: str, language: str, taken: bytearray) -> list[_Entity]:
             cut = lead.end() if lead and len(m[1]) - lead.end() >= 2 else 0
             out.append(_entity_zh(m[0][cut:], True))  # (公司)收购明嘉环保有限公司: the company is 明嘉环保有限公司
         freq = _initialised_jieba().dt.FREQ
-        for m in _P_ZH_PERSON.finditer(text):
+        plain = _P_ZH_NOT_A_NAME.sub(lambda m: "　" * len(m[0]), text)  # 中华人民共和国 holds no 华人民
+        for m in _P_ZH_PERSON.finditer(plain):
             if freq.get(m[1], 0) <= 500:  # 时间, 其中, 高于 ... are words, not names
                 out.append(_entity_zh(m[1], False))
     else:

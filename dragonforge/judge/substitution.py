@@ -86,6 +86,17 @@ def _party_substitution(kp: tuple[tuple[str, str], ...], said: set[str], scene: 
                 if a_s not in ks and _same_class(k_w, a_w, lang) and not (lang == "en" and a_w[:1].isupper()
                                                                           and a_w is toks[0][1]):
                     return f"answer says {a_w} where keypoint says {k_w} of the same party"
+    # a Chinese class word (…罪, …病) the answer never says, where a sentence about the keypoint's party alone
+    # says another of that class, in a clause of its own ("该被告人是赵峰，法院认定其犯抢劫罪")
+    heads = [w for _, w in gone if lang == "zh" and w[-1:] in ZH_CLASS_HEADS and len(w) >= 3]
+    for k_w in heads:
+        for si, (sa, sb) in enumerate(ans.sentences):
+            named = scene.named_in_sentence(si)
+            if not named or not named <= mine:
+                continue
+            for a_s, a_w in _frame_tokens(_unnamed(scene, ans.masked[sa:sb]), lang):
+                if a_s not in ks and a_w[-1] == k_w[-1] and _same_class(k_w, a_w, lang):
+                    return f"answer says {a_w} where keypoint says {k_w} of the same party"
     return None
 
 
