@@ -44,7 +44,8 @@ def judged_pairs(rows: list[dict], queries: dict[int, dict], with_facts: bool = 
         gt = q["ground_truth"]
         labels = judge_keypoints(answer, gt["keypoints"], q["language"],
                                  keypoint_facts=gt.get("keypoint_facts") if with_facts else None,
-                                 unanswerable=q["query"]["query_type"] == UNANSWERABLE)
+                                 unanswerable=q["query"]["query_type"] == UNANSWERABLE,
+                                 question=q["query"]["content"])  # as evaluate calls it
         unit = f"{qid}:{group[0]['id']}"
         for row in group:
             pairs.append(Pair(unit, row["language"], row["label"], labels[row["keypoint_index"]].label))

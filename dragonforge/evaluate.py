@@ -417,7 +417,7 @@ def lexical_labels(query: DBQuery, answer: SystemAnswer) -> list[KeypointLabel]:
     gt = query.ground_truth
     unanswerable = query.query.query_type is QueryType.UNANSWERABLE
     return judge_keypoints(answer.answer, _plain_keypoints(gt.keypoints), query.language,
-                           keypoint_facts=gt.keypoint_facts, unanswerable=unanswerable)
+                           keypoint_facts=gt.keypoint_facts, unanswerable=unanswerable, question=query.query.content)
 
 
 def oracle_labels(query: DBQuery, answer: SystemAnswer) -> list[KeypointLabel] | None:

@@ -239,3 +239,19 @@ def test_a_charge_given_in_a_sentence_about_the_keypoints_party_alone_is_a_subst
 
 def test_a_terse_not_stated_declines():
     assert is_refusal("Not stated in the judgment.", "en")
+
+
+def test_an_off_topic_answer_to_an_unanswerable_question_is_irrelevant_a_made_up_one_wrong():
+    question = "What was Harold Finch's blood type?"
+    off = judge_keypoints("Harold Finch was born in 1971 and worked as a welder.", ["Unable to answer"], "en",
+                          unanswerable=True, question=question)
+    made_up = judge_keypoints("Harold Finch's blood type was O negative.", ["Unable to answer"], "en",
+                              unanswerable=True, question=question)
+    assert [off[0].label, made_up[0].label] == ["Irrelevant", "Wrong"]
+    without = judge_keypoints("Harold Finch was born in 1971 and worked as a welder.", ["Unable to answer"], "en",
+                              unanswerable=True)
+    assert without[0].label == "Wrong"  # without the question, asserting facts is Wrong
+
+
+def test_a_refusal_with_words_between_still_declines():
+    assert is_refusal("I don't have sentencing information for either defendant, so I can't say.", "en")

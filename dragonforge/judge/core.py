@@ -63,13 +63,14 @@ def _strip_keypoint(kp: str) -> str:
 
 def judge_keypoints(answer: str, keypoints: list[str], language: str,
                     keypoint_facts: Sequence[Sequence[KeypointFact | dict]] | None = None,
-                    unanswerable: bool = False) -> list[KeypointLabel]:
-    """Label every keypoint of one query against one answer (offline, deterministic)."""
+                    unanswerable: bool = False, question: str | None = None) -> list[KeypointLabel]:
+    """Label every keypoint of one query against one answer (offline, deterministic). ``question``, where
+    given, tells an off-topic answer to an unanswerable question (Irrelevant) from a made-up one (Wrong)."""
     language = "zh" if language == "zh" else "en"
     answer = expand(answer or "", language)
     texts = [expand(_strip_keypoint(kp), language) for kp in keypoints]
     if unanswerable or (texts and all(_is_unanswerable_keypoint(t) for t in texts)):
-        return [_judge_unanswerable(kp, answer, language) for kp in keypoints]
+        return [_judge_unanswerable(kp, answer, language, question) for kp in keypoints]
     if not answer.strip():
         return [KeypointLabel(keypoint=kp, label="Irrelevant", reason="empty answer") for kp in keypoints]
     ans = _analyse(answer, language)
@@ -94,7 +95,7 @@ def judge_keypoints(answer: str, keypoints: list[str], language: str,
     out = []
     for kp, kt, kp_facts in zip(keypoints, kp_texts, facts, strict=False):
         if _is_unanswerable_keypoint(kt.text):
-            out.append(_judge_unanswerable(kp, answer, language))
+            out.append(_judge_unanswerable(kp, answer, language, question))
             continue
         label, reason = _judge_one(kt, scene, kp_facts)
         out.append(KeypointLabel(keypoint=kp, label=label, reason=reason))

@@ -5,8 +5,13 @@ answer (Relevant), and an answer that asserts facts there is Wrong."""
 
 from __future__ import annotations
 
+import re
+
 from dragonforge.judge.analysis import _P_REFUSAL_EN_ANYWHERE, _P_REFUSAL_ZH, _P_SPECULATION, _analyse, _clause_of
 from dragonforge.judge.labels import KeypointLabel
+from dragonforge.judge.words import _content_tokens
+
+_P_CAPITALISED = re.compile(r"\b[A-Z][\w'’.-]*")  # names in an English question are not what it asks
 
 
 def is_refusal(answer: str, language: str) -> bool:
@@ -53,7 +58,19 @@ def _is_unanswerable_keypoint(text: str) -> bool:
     return text.lower().rstrip(".。 ") in _UNANSWERABLE_KEYPOINTS
 
 
-def _judge_unanswerable(kp: str, answer: str, language: str) -> KeypointLabel:
+def _off_the_question(answer: str, question: str, language: str) -> bool:
+    """The answer says nothing of what the question asks: none of the question's content words, names
+    and values aside, is in it ("born in 1979, a trader" for "what is his blood type?")."""
+    if language == "en":
+        question = _P_CAPITALISED.sub(" ", question)
+    else:
+        for ent in _analyse(question, language).entities:
+            question = question.replace(ent.name, " ")
+    asked = set(_content_tokens(question, language))
+    return bool(asked) and not asked & set(_content_tokens(answer, language))
+
+
+def _judge_unanswerable(kp: str, answer: str, language: str, question: str | None = None) -> KeypointLabel:
     if not answer.strip():
         return KeypointLabel(keypoint=kp, label="Irrelevant", reason="empty answer")
     if is_refusal(answer, language):
@@ -61,4 +78,6 @@ def _judge_unanswerable(kp: str, answer: str, language: str) -> KeypointLabel:
     if _concludes_declining(answer, language):
         return KeypointLabel(keypoint=kp, label="Relevant",
                              reason="says what the documents hold, then declines to answer the question")
+    if question and _off_the_question(answer, question, language):
+        return KeypointLabel(keypoint=kp, label="Irrelevant", reason="neither declines nor answers the question asked")
     return KeypointLabel(keypoint=kp, label="Wrong", reason="asserts an answer to an unanswerable question")
