@@ -255,3 +255,15 @@ def test_an_off_topic_answer_to_an_unanswerable_question_is_irrelevant_a_made_up
 
 def test_a_refusal_with_words_between_still_declines():
     assert is_refusal("I don't have sentencing information for either defendant, so I can't say.", "en")
+
+
+@pytest.mark.parametrize("a, b, language", [("每12小时1次", "一天两次", "zh"), ("every 8 hours", "three times daily", "en"),
+                                            ("500 mg tid", "every 8 hours", "en")])
+def test_dosing_frequencies_are_times_a_day(a, b, language):
+    va = [v for v in values(expand(a, language), language) if v.unit == "per day"]
+    vb = [v for v in values(expand(b, language), language) if v.unit == "per day"]
+    assert va and vb and _same_value(va[0], vb[0])
+
+
+def test_another_frequency_contradicts_the_keypoints():
+    assert label("头孢曲松2g，静脉滴注，每日1次。", "给药途径为静脉滴注，频次为每12小时1次。", "zh") == "Wrong"

@@ -270,7 +270,7 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         if score >= CONTEXT_SAME_FACT or (sole and score > 0) or (same_party and (
                 swapped or not words or score >= CONTEXT_SOLE_FACT or (only and len(ans.values) == 1))) or (
                 swapped and distinct and _share(distinct, ctx, lang) > 0) or single or (
-                slot and (score > 0 or same_party or _share(words or kp_words, scene.blank(
+                slot and (score > 0 or same_party or _share(kp_words, scene.blank(
                     _sentence(ans, a.span[0])), lang) > 0)):
             if score > best_score:
                 best, best_score = a, score

@@ -381,6 +381,23 @@ _P_LABEL_BEFORE = re.compile(r"\b(type|grade|stage|class|phase|level)\s*$", re.I
 _P_LABEL_AFTER = re.compile(r"^\s*(型|级|期|类)")
 
 
+# a dosing frequency as times a day: 每12小时1次 = every 12 hours = twice daily = 2
+_P_FREQ_ZH = re.compile(rf"(?:每\s*隔?|一)\s*(?:(\d+|{_CN_NUM})\s*(?:个)?小时|(日|天))\s*(\d+|{_CN_NUM})?\s*次")
+_P_FREQ_EN = re.compile(r"\bevery\s+(\d+)\s+hours?\b|\b(once|twice|three times|four times|(\d+) times)\s+"
+                        r"(?:daily|a day|per day)\b", re.I)
+_TIMES = {"once": 1, "twice": 2, "three times": 3, "four times": 4}
+
+
+def _find_frequencies(f: _Finder) -> None:
+    for m in _P_FREQ_ZH.finditer(f.text):
+        times = _number(m[3])[0] if m[3] else 1.0
+        per_day = times * (24 / _number(m[1])[0] if m[1] else 1)
+        f.add("count", per_day, *m.span(), unit="per day", step=0.05)
+    for m in _P_FREQ_EN.finditer(f.text):
+        per_day = 24 / int(m[1]) if m[1] else float(m[3]) if m[3] else float(_TIMES[m[2].lower()])
+        f.add("count", per_day, *m.span(), unit="per day", step=0.05)
+
+
 # 第264条 = 第二百六十四条: an article (clause, item, chapter) of a law by its number
 _P_ARTICLE_ZH = re.compile(rf"第\s*(\d+|{_CN_NUM})\s*(条|款|项|章|节)")
 
@@ -411,6 +428,8 @@ def _find_all_values(text: str, language: str) -> _Finder:
     f = _Finder(text)
     _find_dates(f)
     _find_percents(f)
+    if "次" in f.text or "every" in f.text or "daily" in f.text or "a day" in f.text:
+        _find_frequencies(f)
     _find_money(f)
     _find_durations(f, language)
     _find_counts(f)
