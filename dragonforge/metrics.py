@@ -162,12 +162,18 @@ def unique_chunks(retrieved: Sequence[str]) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=256)
+def _squashed(document: str, language: str) -> str:
+    """A gold document without its spacing, once per document (every chunk of its queries is checked in it)."""
+    return re.sub(r"\s+", "", document) if language == "zh" else " ".join(document.split())
+
+
 def from_documents(chunk: str, documents: Sequence[str], language: str) -> bool:
     """Whether a chunk comes from one of ``documents``: most of its sentences (of more than 8
     characters) are in one of them. A chunk of another document that happens to share a template
     sentence with a gold document does not."""
     squash = (lambda t: re.sub(r"\s+", "", t)) if language == "zh" else (lambda t: " ".join(t.split()))
-    docs = [squash(d) for d in documents]  # a system may re-join a chunk's lines: spacing is no evidence
+    docs = [_squashed(d, language) for d in documents]  # a system may re-join a chunk's lines: spacing is no evidence
     sentences = [squash(s) for s in _sentences(strip_metadata(chunk), language) if len(s) > 8]
     if not sentences:
         return any(squash(strip_metadata(chunk)) in d for d in docs)

@@ -150,12 +150,20 @@ def _unnamed(scene: _Scene, text: str) -> str:
     key = ("unnamed", text)
     if key in scene._memo:
         return scene._memo[key]
-    for ent in scene.entities:
-        for alias in ent.aliases:
-            text = re.sub(rf"\b{re.escape(alias)}\b", " ", text, flags=re.I) if scene.language == "en" else \
-                text.replace(alias, " ")
-    scene._memo[key] = text
-    return text
+    if scene.language == "en":
+        if "names" not in scene._memo:  # one pattern for every alias, longest first (compiled once per answer)
+            aliases = sorted({a for ent in scene.entities for a in ent.aliases}, key=len, reverse=True)
+            scene._memo["names"] = re.compile(
+                r"\b(?:" + "|".join(re.escape(a) for a in aliases) + r")\b", re.I) if aliases else None
+        names: re.Pattern[str] | None = scene._memo["names"]
+        out = names.sub(" ", text) if names is not None else text
+    else:
+        out = text
+        for ent in scene.entities:
+            for alias in ent.aliases:
+                out = out.replace(alias, " ")
+    scene._memo[key] = out
+    return out
 
 
 def _refused_here(scene: _Scene, words: tuple[str, ...], kp_parties: list[int]) -> bool:
