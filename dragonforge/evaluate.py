@@ -14,7 +14,7 @@ import math
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -37,8 +37,7 @@ RETRIEVAL_METRICS = ("recall", "eir", "precision", "recall_at_k", "mrr", "ndcg_a
 GENERATION_METRICS = ("completeness", "hallucination", "irrelevance", "rouge_l", "faithfulness",
                       "answer_relevancy", "refusal_accuracy", "retrieval_agreement")
 SYSTEM_METRICS = ("latency_ms", "prompt_tokens", "completion_tokens", "cost")
-FAILURES = ("missing_document", "retrieval_miss", "ranking_error", "context_overflow", "generation_hallucination",
-            "citation_error", "policy_failure")
+FAILURES: tuple[str, ...] = get_args(Failure)  # the failure labels, in method.md §3 order
 CONTEXT_OVERFLOW_CHARS = 6000  # retrieved context longer than this counts as overflowing a small prompt
 
 
