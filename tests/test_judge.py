@@ -383,9 +383,11 @@ def test_a_partial_answer_leaves_the_unstated_part_irrelevant():
 def test_build_facts_require_the_names_they_carry():
     keypoint = "鼎信医疗股份有限公司聘任杨玲为财务总监。"
     facts = [[{"doc_id": 1, "key": "executive", "kind": "person", "text": "杨玲", "value": "杨玲", "unit": None}]]
-    answer = "鼎信医疗股份有限公司聘任杨兰英为财务总监。"
-    lab = judge_keypoints(answer, [keypoint], "zh", keypoint_facts=facts)[0]
+    lab = judge_keypoints("鼎信医疗股份有限公司聘任了新的财务总监。", [keypoint], "zh", keypoint_facts=facts)[0]
     assert (lab.label, lab.reason) == ("Irrelevant", "does not name 杨玲")
+    # another person appointed in the keypoint's frame is a substitution
+    lab = judge_keypoints("鼎信医疗股份有限公司聘任杨兰英为财务总监。", [keypoint], "zh", keypoint_facts=facts)[0]
+    assert (lab.label, lab.reason) == ("Wrong", "answer names 杨兰英 where keypoint names 杨玲")
     assert judge_keypoints("鼎信医疗股份有限公司聘任杨玲为财务总监。", [keypoint], "zh", keypoint_facts=facts)[0].label \
         == "Relevant"
 

@@ -11,7 +11,7 @@ from dragonforge.judge.analysis import _analyse
 from dragonforge.judge.refusal import _concludes_declining, _judge_unanswerable, is_refusal
 from dragonforge.judge.substitution import _same_class
 from dragonforge.judge.values import Value, _close, _convert, _same_value, cn_to_number
-from dragonforge.judge.words import _frame_tokens
+from dragonforge.judge.words import _frame_tokens, _stem
 
 
 def label(answer: str, keypoint: str, language: str, keypoints: list[str] | None = None) -> str:
@@ -267,3 +267,81 @@ def test_dosing_frequencies_are_times_a_day(a, b, language):
 
 def test_another_frequency_contradicts_the_keypoints():
     assert label("头孢曲松2g，静脉滴注，每日1次。", "给药途径为静脉滴注，频次为每12小时1次。", "zh") == "Wrong"
+
+
+# --- the keypoint's own value said otherwise (substitution._value_swap) --------------------------------------
+
+
+def _facts(kind: str, text: str) -> list[list[dict]]:
+    return [[{"doc_id": 1, "key": "slot", "kind": kind, "text": text, "value": text, "unit": None}]]
+
+
+@pytest.mark.parametrize("keypoint, fact, answer, language", [
+    ("The new role was Chief Marketing Officer.", "Chief Marketing Officer",
+     "Halden Corp named a Chief Legal Officer in May.", "en"),
+    ("She received continuous epidural morphine infusion.", "continuous epidural morphine infusion",
+     "She received a continuous intrathecal morphine infusion.", "en"),
+    ("最终诊断为急性化脓性阑尾炎。", "急性化脓性阑尾炎", "诊断为急性坏疽性阑尾炎。", "zh"),
+    ("聘任其为首席运营官。", "首席运营官", "公司聘任其为首席法务官。", "zh"),
+    ("给药方式为静脉注射。", "静脉注射", "该药采用肌内注射。", "zh"),
+])
+def test_the_keypoints_value_with_one_word_swapped_is_wrong(keypoint, fact, answer, language):
+    lab = judge_keypoints(answer, [keypoint], language, keypoint_facts=_facts("category", fact))[0]
+    assert lab.label == "Wrong" and fact in lab.reason
+
+
+@pytest.mark.parametrize("keypoint, fact, answer, language", [
+    # the same value in other words: an abbreviation, a shortened modifier, a negation left to polarity
+    ("She received continuous intravenous morphine infusion.", "continuous intravenous morphine infusion",
+     "She received continuous IV morphine infusion.", "en"),
+    ("The new role was Chief Marketing Officer.", "Chief Marketing Officer",
+     "Halden Corp named its Chief Marketing Officer in May.", "en"),
+    ("既往史：否认糖尿病、冠心病病史。", "否认糖尿病、冠心病病史", "既往没有糖尿病、冠心病病史。", "zh"),
+])
+def test_the_keypoints_value_said_in_other_words_is_no_swap(keypoint, fact, answer, language):
+    lab = judge_keypoints(answer, [keypoint], language, keypoint_facts=_facts("text", fact))[0]
+    assert lab.label != "Wrong", lab.reason
+
+
+def test_a_plain_label_value_keypoint_is_checked_on_its_value_side():
+    assert label("Arden Bank filled its Chief Audit Officer post.", "The post filled was Chief Risk Officer.",
+                 "en") == "Wrong"
+    assert label("The prosecution came first.", "The prosecution was filed first.", "en") != "Wrong"  # a verb
+
+
+def test_a_title_after_a_persons_name_is_not_part_of_the_name():
+    kps = ["Lena Varga succeeded Tom Reyes.", "The role was Chief Operating Officer."]
+    answer = "Varga Systems Inc named Lena Varga Chief Operating Officer, succeeding Tom Reyes."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Relevant", "Relevant"]
+
+
+def test_a_term_said_of_the_same_party_in_other_words_is_its_answer():
+    kps = ["Ivo Brandt was sentenced to 2 years and 3 months.", "Nora Quist was sentenced to 6 years."]
+    answer = "Ivo Brandt got 3 years and 2 months for arson, while Nora Quist got 6 years for robbery."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Wrong", "Relevant"]
+
+
+def test_a_range_of_dates_given_otherwise_is_wrong():
+    kp = "刑期自2018年3月2日起至2019年9月1日止。"
+    answer = "被告人刑期自2018年3月9日羁押之日起至2019年9月8日止。"
+    assert label(answer, kp, "zh") == "Wrong"
+
+
+def test_a_frequency_is_not_a_rival_of_a_dose():
+    kps = ["阿莫西林的剂量为0.5g。", "给药途径为静脉滴注，频次为每8小时1次。"]
+    answer = "阿莫西林静脉滴注，每6小时1次。"  # no dose: the frequency is the answer's only value of its kind
+    assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Irrelevant", "Wrong"]
+
+
+def test_a_rounding_moves_a_value_by_a_fifth_at_most():
+    assert not _same_value(Value("count", 0.5, "0.5g", (0, 4), "g", 0.05), Value("count", 1.0, "1g", (0, 2), "g", 0.5))
+    assert _same_value(Value("money", 5.4e6, "$5.4 million", (0, 12), "USD", 5e4),
+                       Value("money", 5e6, "$5 million", (0, 10), "USD", 5e5))
+
+
+def test_appointing_verbs_introduce_a_chinese_name():
+    assert [e.name for e in _analyse("董事会聘任韩立为总经理。", "zh").entities] == ["韩立"]
+
+
+def test_snowball_stems_make_tenses_one_word():
+    assert _stem("succeeded") == _stem("succeed") and _stem("businesses") == _stem("business")

@@ -49,7 +49,13 @@ from dragonforge.judge.polarity import (
 )
 from dragonforge.judge.refusal import _is_unanswerable_keypoint, _judge_unanswerable
 from dragonforge.judge.scene import _NO_CLAUSE, _P_CODE_EN, _fact_values, _kp_words, _refused_here, _Scene, _Sibling
-from dragonforge.judge.substitution import _filler_clash, _frame_substitution, _label_value, _substitution
+from dragonforge.judge.substitution import (
+    _filler_clash,
+    _frame_substitution,
+    _label_value,
+    _substitution,
+    _value_swap,
+)
 from dragonforge.judge.values import Value, _conflicts, _same_value, _specific, _value_phrase
 from dragonforge.judge.words import _content_tokens, _coverage, _share
 from dragonforge.models import KeypointFact
@@ -129,7 +135,7 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
                      else _judge_words(kt, scene, kp_parties, facts))
     if label != "Wrong":
         swapped = _frame_substitution(kt, scene, kp_parties) or _swapped_clause(kt, scene) or \
-            _topic_negated(kt, scene, kp_parties)
+            _topic_negated(kt, scene, kp_parties) or _value_swap(kt, scene, kp_parties, facts)
         if swapped:
             return "Wrong", swapped
     missing = [scene.entities[i].name for i in named_by_facts if not scene.mentioned(i)]
@@ -228,7 +234,8 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
            and not any(_same_value(v, a) for v in stated)]
     # other keypoints whose value of this kind (for this party) the answer does not state: they compete
     # with this one for the answer's unclaimed values
-    rivals_of = [s for s in others if any(v.kind == k.kind and (not mine or not s.parties or s.parties & mine)
+    rivals_of = [s for s in others if any(v.kind == k.kind and (_conflicts(k, v) or _same_value(k, v))  # comparable
+                                          and (not mine or not s.parties or s.parties & mine)
                                           and not any(_same_value(v, a) for a in live) for v in s.values)]
     alone = not rivals_of
     for a in candidates:
@@ -263,14 +270,17 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         sole = only and not extra
         # The keypoint's slot is alone and no keypoint gives this value: then the one value of the kind the
         # answer says of the party, or on the keypoint's topic, can only be its answer to this fact.
+        # a term (of prison, of treatment) said of the keypoint's party is its answer to this slot, whatever
+        # words come with it ("got 5 years"); a date is not: a person's dates are of many events
+        event = k.kind == "duration" and same_party
         slot = a in own and (
-            (alone and len(own) == 1 and not extra) or
+            (alone and len(own) == 1 and (not extra or event)) or
             (rivals_of and score > 0 and all(_share(tuple(w for w in s.words if w not in words), ctx, lang) < score
                                              for s in rivals_of)))
         if score >= CONTEXT_SAME_FACT or (sole and score > 0) or (same_party and (
                 swapped or not words or score >= CONTEXT_SOLE_FACT or (only and len(ans.values) == 1))) or (
                 swapped and distinct and _share(distinct, ctx, lang) > 0) or single or (
-                slot and (score > 0 or same_party or _share(kp_words, scene.blank(
+                slot and (score > 0 or same_party or event or _share(kp_words, scene.blank(
                     _sentence(ans, a.span[0])), lang) > 0)):
             if score > best_score:
                 best, best_score = a, score

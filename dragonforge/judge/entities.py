@@ -45,6 +45,8 @@ medical regional university community general company inc corporation holdings g
 february march april may june july august september october november december monday tuesday wednesday thursday
 friday saturday sunday doctor dr judge prosecutor clerk assessor nasdaq nyse stock exchange new york criminal civil
 law act code procedure constitution regulations rules""".split())  # laws are cited, not parties
+_TITLE_HEADS_EN = {"officer", "director", "president", "secretary", "chairman", "chairwoman", "chair", "manager",
+                   "counsel", "controller", "treasurer", "partner", "administrator", "superintendent", "commissioner"}
 _P_CAPSEQ = re.compile(r"[A-Z][A-Za-z'’.\-]*(?:\s+(?:&\s+)?[A-Z][A-Za-z'’.\-]*)*")
 
 _SURNAMES = ("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢"
@@ -60,7 +62,7 @@ _ZH_AFTER_NAME = ("的|于|为|因|更|较|作案|入院|出院|住院|被|系|�
                   "复诊|收缩压|血压|等|律师|持股|年龄|刑期|将|已|所|之|无|有|未|不|一案|案|则|就|也|都|又|还|即|便|亦|仍|"
                   "提起|出庭|到庭|接受|判处|涉嫌|构成|签署|供述|认罪|上诉|实施|入住|就诊|手术|负责|主刀|虽|但|却|$")
 _P_ZH_PERSON = re.compile(
-    rf"(?:(?:{_ZH_ROLES})(?:为|是|系)?|^|(?<=[，。；：、（(“\s和与及中由]))"
+    rf"(?:(?:{_ZH_ROLES})(?:为|是|系)?|(?:聘任|聘请|任命|委任|接替|提名|选举|选任)|^|(?<=[，。；：、（(“\s和与及中由]))"
     rf"([{_SURNAMES}][\u4e00-\u9fff]{{1,2}}?)(?={_ZH_AFTER_NAME})")
 _ZH_ORG_SUFFIX = ("股份有限公司|有限责任公司|有限公司|集团|中级人民法院|人民法院|人民检察院|检察院|医院|律师事务所|"
                   "会计师事务所（特殊普通合伙）|会计师事务所|证券交易所|研究院|大学|医疗中心")
@@ -93,6 +95,11 @@ def _entity_en(name: str, after_number: bool = False) -> _Entity | None:
     if all(w.lower() in _GENERIC_CAPS or w == "&" for w in words):
         return None  # "First Extraordinary General Meeting", "Corporate Secretary": titles, not parties
     org = any(w.lower() in _ORG_WORDS_EN for w in words)
+    if not org:  # "named NAME Chief Operating Officer": the title after a person's name is not part of it
+        cut = next((i for i, w in enumerate(words) if i >= 2 and w.lower() in _GENERIC_CAPS), None)
+        words = words[:cut]
+        if words and words[-1].lower() in _TITLE_HEADS_EN:
+            return None  # "Chief Legal Officer", "Managing Director": a post, not a person
     low = [w.lower() for w in words]
     if not org and (low[0] in _PLACE_PREFIXES_EN or any(w in _AREA_WORDS_EN for w in low)
                     or any(w in _STREET_WORDS_EN or w[:-1] in _STREET_WORDS_EN for w in low)

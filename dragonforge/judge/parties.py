@@ -43,8 +43,8 @@ def _parallel(a: Value, scene: _Scene, live: list[Value]) -> bool:
 
 def _other_record(a: Value, kp_dates: list[Value], scene: _Scene, live: list[Value]) -> bool:
     """Is answer value ``a`` dated, in its sentence, differently from every date the keypoint gives?"""
-    if not kp_dates:
-        return False
+    if not kp_dates or a.kind == "date":
+        return False  # a date is the event's own: "from A to B" for the keypoint's "from X to Y" gives two dates
     i = _sentence_index(scene.answer, a.span[0])
     owner = scene.owner(a.span[0])  # a date said of another party in the sentence dates that party's event
     here = [v for v in live if v.kind == "date" and v is not a and _sentence_index(scene.answer, v.span[0]) == i

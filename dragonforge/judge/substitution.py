@@ -8,11 +8,24 @@ from __future__ import annotations
 
 import difflib
 import re
+from functools import lru_cache
 
 from dragonforge.judge.analysis import _Text
 from dragonforge.judge.entities import _org_kind
 from dragonforge.judge.scene import _Scene, _unnamed
-from dragonforge.judge.words import _P_CJK, ZH_CLASS_HEADS, _content_tokens, _coverage, _frame_tokens
+from dragonforge.judge.values import _CN_DIGITS
+from dragonforge.judge.words import (
+    _P_CJK,
+    _STOP_EN,
+    _STOP_ZH,
+    ZH_CLASS_HEADS,
+    _content_tokens,
+    _coverage,
+    _frame_tokens,
+    _jieba,
+    _stem,
+)
+from dragonforge.models import KeypointFact
 
 # --- substitution in the same frame ---------------------------------------------------------------
 
@@ -214,4 +227,142 @@ def _substitution(scene: _Scene, kp_parties: list[int], words: tuple[str, ...]) 
                 if same_kind and scene.entities[i].org and others_here and not scene.mentioned(i) and topic > 0 \
                         and _org_kind(scene.entities[i]) == _org_kind(scene.entities[j]) is not None:
                     return f"answer names {scene.entities[j].name} where keypoint names {scene.entities[i].name}"
+    return None
+
+
+# --- the fact's own value said otherwise -------------------------------------------------------------
+
+_P_TOKEN_EN = re.compile(r"[A-Za-z][A-Za-z0-9]*|\d+(?:\.\d+)?")
+_NOT_A_MODIFIER_EN = _STOP_EN | {"no", "non", "not", "without", "never", "nor"}
+_NOT_A_MODIFIER_ZH = set("的了和与及或并且而为是于在由被将对把从向给以之其该此本无未不非没有患犯因成") | {
+    "否认", "没有", "未见", "并无", "不是", "并非", "未曾", "从未"}  # negation is polarity's to judge
+
+
+def _tokens(text: str, language: str) -> list[str]:
+    """Words in order, English as stems, Chinese as jieba's words; punctuation and blanks dropped."""
+    return [key for key, _ in _words(text, language)]
+
+
+def _words(text: str, language: str) -> list[tuple[str, str]]:
+    """(key, word as written) of each word in order: the key is the English stem or the Chinese word."""
+    if language == "zh":
+        return [(w, w) for w in _jieba().lcut(text) if _P_CJK.search(w) or w.isalnum()]
+    return [(_stem(w.lower()), w) for w in _P_TOKEN_EN.findall(text)]
+
+
+def _terms(value: str, language: str, least: int = 2) -> list[list[str]]:
+    """The value's runs of two or more words that no stopword or punctuation breaks ("continuous intravenous
+    insulin infusion | with | aggressive fluid replacement"), as _tokens gives them."""
+    stop = _NOT_A_MODIFIER_ZH if language == "zh" else _NOT_A_MODIFIER_EN
+    out = []
+    for piece in re.split(r"[,;:，。；：、()（）/+&]|\s-\s", value):
+        run: list[str] = []
+        for w in _tokens(piece, language):
+            if w in stop or (language == "zh" and w in _STOP_ZH):
+                out.append(run)
+                run = []
+            else:
+                run.append(w)
+        out.append(run)
+    return [t for t in out if len(t) >= least]
+
+
+def _said_otherwise(value: str, clause: list[str], said: set[str], value_words: set[str], language: str
+                    ) -> tuple[int, int] | None:
+    """Where ``clause`` (words) says ``value`` with one word swapped for another member of its kind: the same
+    head and every other word in place ("Chief Operating Officer" for "Chief Financial Officer"), or, for a
+    one-word value, a word of its class (静脉注射 for 静脉滴注)."""
+    words = _tokens(value, language)
+    if len(words) == 1:
+        for a in clause:
+            if a not in value_words and a not in said - set(clause) and _same_class(words[0], a, language):
+                return clause.index(a), clause.index(a) + 1
+        return None
+    if language == "zh":
+        return None  # Chinese terms are compared by their characters (_said_otherwise_zh)
+    for term in _terms(value, language):
+        n = len(term)
+        for start in range(len(clause) - n + 1):
+            window = clause[start:start + n]
+            if window[-1] != term[-1]:
+                continue  # another head: another kind of thing
+            diff = [i for i in range(n - 1) if window[i] != term[i]]
+            if len(diff) != 1:
+                continue
+            k, a = term[diff[0]], window[diff[0]]
+            if k in said or a in value_words or a in _NOT_A_MODIFIER_EN or not k.isalpha() or not a.isalpha() \
+                    or len(a) <= 3 or k.startswith(a):
+                continue  # the answer says the keypoint's word too, its own word is no modifier, or shortens it
+            return start, start + n
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _word_starts(text: str) -> frozenset[int]:
+    return frozenset(a for _, a, _ in _jieba().tokenize(text))
+
+
+def _said_otherwise_zh(value: str, clause: str, said: str) -> str | None:
+    """Where ``clause`` says a Chinese term of ``value`` with one part before its head said otherwise, by
+    characters, as jieba may cut the two differently (首席财务官 for 首席运营官, 继发性气胸 for 原发性气胸):
+    the keypoint's part is said nowhere in the answer, and the answer's shares no character with the term."""
+    for term in ("".join(t) for t in _terms(value, "zh", least=1)):
+        if term in said or len(term) < 3:
+            continue
+        n = len(term)
+        for left in range(n - 1):
+            for size in range(1, 5):
+                right = n - left - size
+                if right < 1 or size + right < 3 or left + right < 2:
+                    continue
+                lead, mod, head = term[:left], term[left:left + size], term[left + size:]
+                if mod in said:
+                    continue
+                middle = r"([\u4e00-\u9fff]{1,4}?)" if lead else rf"([\u4e00-\u9fff]{{{size}}})"
+                for m in re.finditer(re.escape(lead) + middle + re.escape(head), clause):
+                    other = m.group(1)
+                    if m.start() not in _word_starts(clause):
+                        continue  # the match opens inside a word: 收入按… is no term
+                    if any(c in term or c in _NOT_A_MODIFIER_ZH or c in _CN_DIGITS for c in other) \
+                            or any(w in other for w in _NOT_A_MODIFIER_ZH if len(w) > 1):
+                        continue
+                    return m.group(0)
+    return None
+
+
+def _value_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[KeypointFact]) -> str | None:
+    """The keypoint's non-numeric value (its build fact's words, else the value side of "LABEL is VALUE")
+    absent from the answer, which says it with one word swapped for another of the kind, in a clause about
+    the keypoint's party or no one."""
+    lang, ans = scene.language, scene.answer
+    values = [f.text for f in facts if f.kind in ("category", "text", "place") and f.text]
+    if not values and not facts:
+        value = _label_value(kt.text, lang)
+        values = [value] if value and not _P_NOT_A_FILLER.match(value.strip()) else []  # "was filed first": no value
+    if not values:
+        return None
+    mine = set(kp_parties)
+    clauses = []
+    for c in ans.clauses:
+        if c.refusal:
+            continue
+        named = {i for p, _, i in scene.mentions if c.span[0] <= p < c.span[1]}
+        if mine and named and not named & mine:
+            continue  # a clause about someone else
+        clauses.append(_unnamed(scene, ans.masked[c.span[0]:c.span[1]]))
+    text = ans.text if lang == "zh" else ans.text.lower()
+    said_text = _unnamed(scene, ans.masked)
+    said = set(_tokens(said_text, lang))
+    value_words = set(_tokens(kt.text, lang))
+    for value in values:
+        if (value if lang == "zh" else value.lower()) in text:
+            continue
+        for clause in clauses:
+            words = _words(clause, lang)
+            found = _said_otherwise(value, [k for k, _ in words], said, value_words, lang)
+            if found:
+                swapped = ("" if lang == "zh" else " ").join(w for _, w in words[found[0]:found[1]])
+                return f"answer says {swapped} where keypoint says {value}"
+            if lang == "zh" and (other := _said_otherwise_zh(value, clause, said_text)):
+                return f"answer says {other} where keypoint says {value}"
     return None

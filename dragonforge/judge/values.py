@@ -446,7 +446,11 @@ def _close(a: float, b: float, step_a: float, step_b: float) -> bool:
     the finer value must round to the coarser one, a tie rounding half up (5.5 is not "5", 4.5 is)."""
     step, tiny = max(step_a, step_b), 1e-9 * max(abs(a), abs(b), 1.0)
     gap = abs(a - b)
-    if gap < step - tiny or gap <= tiny:
+    if gap <= tiny:
+        return True
+    if gap > 0.2 * min(abs(a), abs(b)) + tiny:
+        return False  # no one rounds 0.5 g to "1 g": a rounding moves a value by a fifth of itself at most
+    if gap < step - tiny:
         return True
     if gap > step + tiny:
         return False

@@ -28,11 +28,20 @@ _SEX_WORDS_EN = {"man": "male", "men": "male", "woman": "female", "women": "fema
 def _stem(word: str) -> str:
     w = word.lower().replace("’", "'").removesuffix("'s")
     w = _SEX_WORDS_EN.get(w, w)  # "a man" states "male"
-    for suffix in _STEM_SUFFIXES:
-        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
-            w = w[: -len(suffix)]
-            break
-    return w[:6]
+    return _english_stemmer().stemWord(w)[:6]
+
+
+_stemmer = None
+
+
+def _english_stemmer():
+    """Snowball's English (Porter2) stemmer, loaded on first use."""
+    global _stemmer
+    if _stemmer is None:
+        import snowballstemmer
+
+        _stemmer = snowballstemmer.stemmer("english")
+    return _stemmer
 
 
 _jieba_module = None
