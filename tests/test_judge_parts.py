@@ -345,3 +345,35 @@ def test_appointing_verbs_introduce_a_chinese_name():
 
 def test_snowball_stems_make_tenses_one_word():
     assert _stem("succeeded") == _stem("succeed") and _stem("businesses") == _stem("business")
+
+
+def test_parallel_pieces_with_their_subjects_exchanged_are_wrong():
+    kp_en = "In the family history, his brother had asthma and his sister had eczema."
+    assert label("Family history: his sister had asthma and his brother had eczema.", kp_en, "en") == "Wrong"
+    assert label("Family history: his brother had asthma and his sister had eczema.", kp_en, "en") == "Relevant"
+    kp_zh = "家族史：外祖父患痛风，外祖母患骨质疏松。"
+    assert label("家族史：外祖母患痛风，外祖父患骨质疏松。", kp_zh, "zh") == "Wrong"
+    assert label("外祖父有痛风，外祖母有骨质疏松。", kp_zh, "zh") == "Relevant"
+    # a list is not a set of pieces: its items may come in any grouping
+    assert label("主诉：头晕、乏力伴心悸3天。近日头晕乏力，伴心悸。", "主诉为头晕、乏力伴心悸3天。", "zh") == "Relevant"
+
+
+def test_a_relation_said_the_other_way_round_is_wrong():
+    kp = "Dora Kell replaced Ian Moss."
+    assert label("Ian Moss replaced Dora Kell as treasurer.", kp, "en") == "Wrong"
+    assert label("Ian Moss was replaced by Dora Kell as treasurer.", kp, "en") == "Relevant"
+    assert label("Dora Kell replaced Ian Moss as treasurer.", kp, "en") == "Relevant"
+
+
+def test_a_number_replaced_in_the_keypoints_list_is_wrong():
+    kp = "The ruling applies Articles 234, 61, 45 and 47 of the Criminal Law."
+    assert label("The ruling applies Articles 232, 61, 45 and 47 of the Criminal Law.", kp, "en") == "Wrong"
+    assert label("The ruling applies Articles 61, 45 and 47 of the Criminal Law.", kp, "en") == "Irrelevant"
+
+
+def test_a_procedure_for_another_procedure_is_wrong():
+    kp = "患者于2022年5月6日接受腹腔镜胆囊切除术。"
+    facts = [[{"doc_id": 1, "key": "procedure.name", "kind": "text", "text": "腹腔镜胆囊切除术", "value": "腹腔镜胆囊切除术",
+               "unit": None}]]
+    assert judge_keypoints("2022年5月6日行经皮胆囊穿刺引流术。", [kp], "zh", keypoint_facts=facts)[0].label == "Wrong"
+    assert judge_keypoints("2022年5月6日行腹腔镜胆囊切除术。", [kp], "zh", keypoint_facts=facts)[0].label == "Relevant"

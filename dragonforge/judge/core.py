@@ -9,7 +9,15 @@ from collections.abc import Sequence
 from pydantic import ValidationError
 
 from dragonforge.judge.abbreviations import expand
-from dragonforge.judge.analysis import _analyse, _clause_of, _context, _context_span, _sentence, _Text
+from dragonforge.judge.analysis import (
+    _analyse,
+    _clause_of,
+    _context,
+    _context_span,
+    _sentence,
+    _sentence_index,
+    _Text,
+)
 from dragonforge.judge.entities import (
     _add_entity,
     _Entity,
@@ -33,8 +41,10 @@ from dragonforge.judge.parties import (
     _other_record,
     _parallel,
     _related_parties,
+    _reversed_relation,
     _role_binding,
     _swapped_clause,
+    _swapped_roles,
     _under_other_label,
 )
 from dragonforge.judge.polarity import (
@@ -135,7 +145,8 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
                      else _judge_words(kt, scene, kp_parties, facts))
     if label != "Wrong":
         swapped = _frame_substitution(kt, scene, kp_parties) or _swapped_clause(kt, scene) or \
-            _topic_negated(kt, scene, kp_parties) or _value_swap(kt, scene, kp_parties, facts)
+            _topic_negated(kt, scene, kp_parties) or _value_swap(kt, scene, kp_parties, facts) or \
+            _swapped_roles(kt, scene) or _reversed_relation(kt, scene)
         if swapped:
             return "Wrong", swapped
     missing = [scene.entities[i].name for i in named_by_facts if not scene.mentioned(i)]
@@ -188,7 +199,7 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
         if _refused_here(scene, words or kp_words, kp_parties):
             continue
         rival = _rival(k, words, kp_words, scene, [a for a in live if id(a) not in used], mine, values,
-                       swapped=elsewhere, kinds=kinds, others=others)
+                       swapped=elsewhere, kinds=kinds, others=others) or _listed(k, scene, live, used, found)
         if rival is not None:
             wrong.append(f"answer gives {rival.text} where keypoint has {k.text}")
     if wrong:
@@ -215,6 +226,22 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
     if found:
         return "Irrelevant", f"partial: states {', '.join(a.text for _, a, _ in found)} but not {absent}"
     return "Irrelevant", f"not addressed ({absent} not stated)"
+
+
+def _listed(k: Value, scene: _Scene, live: list[Value], used: set[int], found: list[tuple[Value, Value, bool]]
+            ) -> Value | None:
+    """A number of the keypoint's list ("Articles 153, 67, 52 and 64") the answer replaces in the same list: an
+    unclaimed number in the sentence that holds two or more of the keypoint's own numbers."""
+    if k.kind != "number":
+        return None
+    ans = scene.answer
+    for a in live:
+        if id(a) in used or not _conflicts(k, a):
+            continue
+        si = _sentence_index(ans, a.span[0])
+        if si is not None and sum(_sentence_index(ans, f.span[0]) == si for _, f, _ in found) >= 2:
+            return a
+    return None
 
 
 def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _Scene, live: list[Value],

@@ -244,3 +244,70 @@ def _swapped_clause(kt: _Text, scene: _Scene) -> str | None:
                 return (f"answer says of {scene.entities[p].name} what keypoint says of "
                         f"{scene.entities[mine].name}")
     return None
+
+
+_P_PIECE = re.compile(r"[,;:，；：。.]|\band\b|\bwhile\b|\bwhereas\b|而")  # not 、: a list is one piece
+
+
+def _pieces(scene: _Scene, text: str) -> list[list[str]]:
+    """The stems of each comma- or "and"-separated piece of ``text``, in order, names and values blanked."""
+    return [[s for s, _ in _frame_tokens(piece, scene.language)] for piece in _P_PIECE.split(_unnamed(scene, text))]
+
+
+def _swapped_roles(kt: _Text, scene: _Scene) -> str | None:
+    """A keypoint of parallel pieces, each opened by its own subject word ("her father had X and her mother
+    had Y", 父亲患X，母亲患Y), whose pieces the answer says with the subjects exchanged: the piece of one
+    subject holds none of its own words but all of another's."""
+    kp = [p for p in _pieces(scene, kt.masked) if len(p) >= 2]
+    subjects = [p[0] for p in kp]
+    if len(kp) < 2 or len(set(subjects)) < len(subjects):
+        return None
+    rest = [set(p[1:]) - set(subjects) for p in kp]
+    answer = [set(p) for p in _pieces(scene, scene.answer.masked) if p]
+    for i, subject in enumerate(subjects):
+        if any(subject in piece and rest[i] & piece for piece in answer):
+            continue  # the answer says this piece as the keypoint does somewhere
+        for piece in answer:
+            if subject not in piece or len(piece & set(subjects)) != 1 or not rest[i] or rest[i] & piece:
+                continue
+            for j, other in enumerate(rest):
+                if j != i and other and not other & rest[i] and other <= piece:
+                    return f"answer says of {kp[i][0]} what keypoint says of {kp[j][0]}"
+    return None
+
+
+_P_PASSIVE = re.compile(r"\bby\b|被|由")
+
+
+def _relations(scene: _Scene, text: str, masked: str, mentions: list[tuple[int, int, int]]
+               ) -> list[tuple[int, int, frozenset[str]]]:
+    """(agent, patient, stems of the words between) for each two parties named close together in a clause of
+    ``text``, in the active voice: "A succeeded B", "B was succeeded by A" and "B由A接替" give (A, B, …)."""
+    out = []
+    for (p1, e1, i), (p2, _, j) in zip(mentions, mentions[1:], strict=False):
+        between = masked[e1:p2]
+        if i == j or re.search(r"[,;:，；：。.!?]", between) or len(between.split()) > 6 or len(between) > 40:
+            continue
+        words = frozenset(s for s, _ in _frame_tokens(between, scene.language))
+        if not words:
+            continue
+        out.append((j, i, words) if _P_PASSIVE.search(between) else (i, j, words))
+    return out
+
+
+def _reversed_relation(kt: _Text, scene: _Scene) -> str | None:
+    """The keypoint's relation between two parties said the other way round ("B succeeded A" for "A succeeded
+    B"), with the answer saying it nowhere the keypoint's way."""
+    kp = _relations(scene, kt.text, kt.masked, scene.mentions_in(kt.text))
+    if not kp:
+        return None
+    ans = scene.answer
+    theirs = _relations(scene, ans.text, ans.masked, scene.mentions)
+    for agent, patient, words in kp:
+        if any(a == agent and p == patient and w & words for a, p, w in theirs):
+            continue
+        for a, p, w in theirs:
+            if a == patient and p == agent and w & words:
+                return (f"answer says {scene.entities[a].name} did to {scene.entities[p].name} what keypoint says "
+                        f"{scene.entities[agent].name} did to {scene.entities[patient].name}")
+    return None

@@ -68,6 +68,11 @@ def _same_class(k: str, a: str, language: str) -> bool:
         any(kl.startswith(stem) and al.startswith(stem) for stem in _INN_PREFIXES)
 
 
+def _inn_stem(word: str) -> bool:
+    """Does an (English, lower-case) word carry a WHO INN drug stem?"""
+    return any(word.endswith(stem) for stem in _INN_SUFFIXES) or any(word.startswith(stem) for stem in _INN_PREFIXES)
+
+
 def _party_substitution(kp: tuple[tuple[str, str], ...], said: set[str], scene: _Scene, mine: set[int]) -> str | None:
     """In a clause that names the keypoint's party, a word of the keypoint's kind in place of the
     keypoint's word (one charge for another, said of the same defendant). Any other word where the
@@ -278,6 +283,12 @@ def _said_otherwise(value: str, clause: list[str], said: set[str], value_words: 
             if a not in value_words and a not in said - set(clause) and _same_class(words[0], a, language):
                 return clause.index(a), clause.index(a) + 1
         return None
+    for w in words:  # a word of a named class in the value (切除术, a charge, a drug) for another of that class
+        if w not in said and (language == "en" or (len(w) >= 3 and w[-1] in ZH_CLASS_HEADS)):
+            for a in clause:
+                if a not in value_words and (language == "en" or a[-1] == w[-1]) and _same_class(w, a, language) \
+                        and (language == "zh" or _inn_stem(w)):
+                    return clause.index(a), clause.index(a) + 1
     if language == "zh":
         return None  # Chinese terms are compared by their characters (_said_otherwise_zh)
     for term in _terms(value, language):

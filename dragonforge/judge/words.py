@@ -128,8 +128,8 @@ def _token_spans(text: str, language: str) -> tuple[tuple[str, int, int], ...]:
 
 
 # Chinese heads that name a class of nouns: a charge (…罪), a disease (…病, …症), a tumour (…癌, …瘤),
-# an inflammation (…炎). Two different words with one of these heads are two members of one class.
-ZH_CLASS_HEADS = frozenset("罪病症癌瘤炎")
+# an inflammation (…炎), a procedure (…术). Two different words with one of these heads are two members of one class.
+ZH_CLASS_HEADS = frozenset("罪病症癌瘤炎术")
 
 
 @lru_cache(maxsize=8192)
