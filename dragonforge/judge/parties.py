@@ -279,12 +279,12 @@ def _swapped_roles(kt: _Text, scene: _Scene) -> str | None:
 _P_PASSIVE = re.compile(r"\bby\b|被|由")
 
 
-def _relations(scene: _Scene, text: str, masked: str, mentions: list[tuple[int, int, int]]
+def _relations(scene: _Scene, masked: str, mentions: list[tuple[int, int, int]]
                ) -> list[tuple[int, int, frozenset[str]]]:
     """(agent, patient, stems of the words between) for each two parties named close together in a clause of
-    ``text``, in the active voice: "A succeeded B", "B was succeeded by A" and "B由A接替" give (A, B, …)."""
+    ``masked`` (a text with its values blanked), in the active voice: "A succeeded B", "B was succeeded by A" and "B由A接替" give (A, B, …)."""
     out = []
-    for (p1, e1, i), (p2, _, j) in zip(mentions, mentions[1:], strict=False):
+    for (_, e1, i), (p2, _, j) in zip(mentions, mentions[1:], strict=False):
         between = masked[e1:p2]
         if i == j or re.search(r"[,;:，；：。.!?]", between) or len(between.split()) > 6 or len(between) > 40:
             continue
@@ -298,11 +298,11 @@ def _relations(scene: _Scene, text: str, masked: str, mentions: list[tuple[int, 
 def _reversed_relation(kt: _Text, scene: _Scene) -> str | None:
     """The keypoint's relation between two parties said the other way round ("B succeeded A" for "A succeeded
     B"), with the answer saying it nowhere the keypoint's way."""
-    kp = _relations(scene, kt.text, kt.masked, scene.mentions_in(kt.text))
+    kp = _relations(scene, kt.masked, scene.mentions_in(kt.text))
     if not kp:
         return None
     ans = scene.answer
-    theirs = _relations(scene, ans.text, ans.masked, scene.mentions)
+    theirs = _relations(scene, ans.masked, scene.mentions)
     for agent, patient, words in kp:
         if any(a == agent and p == patient and w & words for a, p, w in theirs):
             continue
