@@ -377,3 +377,15 @@ def test_a_procedure_for_another_procedure_is_wrong():
                "unit": None}]]
     assert judge_keypoints("2022年5月6日行经皮胆囊穿刺引流术。", [kp], "zh", keypoint_facts=facts)[0].label == "Wrong"
     assert judge_keypoints("2022年5月6日行腹腔镜胆囊切除术。", [kp], "zh", keypoint_facts=facts)[0].label == "Relevant"
+
+
+def test_what_the_question_already_says_is_not_asked_of_the_answer():
+    kp = "持续右上腹痛系急性胆囊炎所致。"
+    answer = "诊断：急性胆囊炎。"
+    assert judge_keypoints(answer, [kp], "zh")[0].label == "Irrelevant"  # without the question: half its words
+    assert judge_keypoints(answer, [kp], "zh", question="患者持续右上腹痛的原因是什么？")[0].label == "Relevant"
+    kp = "出生于1975年4月2日的被告人是邹明。"
+    facts = [[{"doc_id": 1, "key": "defendant", "kind": "person", "text": "邹明", "value": "邹明", "unit": None}]]
+    asked = "出生于1975年4月2日的被告人是谁？"
+    assert judge_keypoints("被告人：邹明", [kp], "zh", keypoint_facts=facts, question=asked)[0].label == "Relevant"
+    assert judge_keypoints("被告人：邹明", [kp], "zh", keypoint_facts=facts)[0].label == "Irrelevant"

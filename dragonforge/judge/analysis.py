@@ -22,7 +22,7 @@ _P_REFUSAL_EN = re.compile(
     r"(?:do|does|did)(?: not|n't) (?:\w+ ){0,2}?(?:contain|mention|specify|state|include|provide|say|indicate|"
     r"disclose|name|break down|record|give|list|show|report|cover|have (?:\w+ ){0,2}?(?:information|data|details|records?))|"
     r"(?:is|are|was|were)(?: not|n't) (?:\w+ )?(?:mentioned|specified|stated|provided|available|included|disclosed|"
-    r"recorded|given|found|listed|reported|known)|"
+    r"recorded|given|found|listed|reported|known)(?!\s+(?:to|guilty|a|an|the|as)\b)|"  # "was not found to have", "not given a"
     r"no (?:explicit |specific |relevant |such |available )?(?:information|mention|record|data|details|evidence)|"
     r"(?:not|insufficient) enough information|insufficient (?:information|data|context)|not possible to (?:answer|determine)|"
     r"(?:i'm|i am) (?:sorry|afraid)|^sorry\b|there is no (?:way|information)|no answer|"

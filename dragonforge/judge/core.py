@@ -105,6 +105,10 @@ def judge_keypoints(answer: str, keypoints: list[str], language: str,
     if language == "en":
         entities = _with_short_names(entities)
     scene = _Scene(ans, language, entities, _mentions(answer, entities, language), known)
+    if question:  # what the question already says is its premise, not what a keypoint asks the answer to state
+        asked = _analyse(expand(question, language), language)
+        scene.premise = frozenset(_content_tokens(asked.masked, language))
+        scene.premise_values = asked.values
     scene.keypoints = [_Sibling(kt, tuple(_fact_values(kt, kp_facts)),
                                 frozenset(i for _, _, i in scene.mentions_in(kt.text)), _kp_words(kt, scene))
                        for kt, kp_facts in zip(kp_texts, facts, strict=False)]
@@ -141,6 +145,10 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
             named_by_facts += [i for i, e in enumerate(scene.entities) if _same_entity(e, ent)]
     kp_parties += [i for i in named_by_facts if i not in kp_parties]
     values = _fact_values(kt, facts)
+    if scene.premise_values:
+        asked = [v for v in values if any(_same_value(v, q) for q in scene.premise_values)]
+        if asked and len(asked) == len(values) and (kp_parties or facts):
+            values = []  # "出生于DATE的被告人是NAME" asked as "who was born on DATE?": the name is the point
     label, reason = (_judge_values(kt, scene, values, kp_parties) if values
                      else _judge_words(kt, scene, kp_parties, facts))
     if label != "Wrong":
@@ -330,6 +338,11 @@ def _judge_words(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[Ke
     role = _role_binding(kt, scene, kp_parties, words)
     if role is not None:
         return role
+    point = tuple(w for w in words if w not in scene.premise)
+    if (point or kp_parties) and len(point) < len(words):
+        # the keypoint's words the question does not already say ("突发胸痛系X所致" asked as "突发胸痛的原因"); with
+        # none left, the party it names is the point ("出生于DATE的被告人是NAME" asked as "谁出生于DATE")
+        words = point
     word_weight = sum(len(w) for w in words)
     related = _related_parties(kt, scene) >= 2
     unit = word_weight / len(words) if words else 4.0

@@ -38,6 +38,8 @@ class _Scene:
     mentions: list[tuple[int, int, int]]
     from_keypoints: int  # entities[:from_keypoints] are named by the keypoints; the rest only by the answer
     keypoints: list[_Sibling] = field(default_factory=list)  # every keypoint of the query
+    premise: frozenset[str] = frozenset()  # the question's content words: what it asks about, not what it asks
+    premise_values: tuple[Value, ...] = ()  # the question's values ("born on March 3, 1970": which one?)
     _memo: dict = field(default_factory=dict)
 
     def others(self, kt: _Text) -> list[_Sibling]:
