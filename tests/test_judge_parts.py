@@ -389,3 +389,11 @@ def test_what_the_question_already_says_is_not_asked_of_the_answer():
     asked = "出生于1975年4月2日的被告人是谁？"
     assert judge_keypoints("被告人：邹明", [kp], "zh", keypoint_facts=facts, question=asked)[0].label == "Relevant"
     assert judge_keypoints("被告人：邹明", [kp], "zh", keypoint_facts=facts)[0].label == "Irrelevant"
+
+
+def test_a_fact_that_is_not_in_the_documents_is_declined_and_a_declined_comparison_is_no_answer():
+    assert is_refusal("The filing date for Omar Reed is not in the documents.", "en")
+    assert not is_refusal("He was not found to have surrendered voluntarily.", "en")
+    kp = "Lars Heed was the younger patient."
+    answer = "Mia Stone's record gives her age as 71, but I could not find Lars Heed's age, so I can't say who was younger."
+    assert label(answer, kp, "en") == "Irrelevant"

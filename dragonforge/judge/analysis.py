@@ -24,6 +24,8 @@ _P_REFUSAL_EN = re.compile(
     r"(?:is|are|was|were)(?: not|n't) (?:\w+ )?(?:mentioned|specified|stated|provided|available|included|disclosed|"
     r"recorded|given|found|listed|reported|known)(?!\s+(?:to|guilty|a|an|the|as)\b)|"  # "was not found to have", "not given a"
     r"no (?:explicit |specific |relevant |such |available )?(?:information|mention|record|data|details|evidence)|"
+    r"(?:is|are|was|were)(?: not|n't) (?:in|given in|part of) (?:the|my|these|those) (?:\w+ )?(?:documents?|records?|"
+    r"context|sources?|materials?|files?|reports?|passages?)|"
     r"(?:not|insufficient) enough information|insufficient (?:information|data|context)|not possible to (?:answer|determine)|"
     r"(?:i'm|i am) (?:sorry|afraid)|^sorry\b|there is no (?:way|information)|no answer|"
     r"^\s*not (?:stated|given|mentioned|specified|disclosed|available|recorded|reported|found)\b)",

@@ -144,6 +144,8 @@ def _judge_comparison(kt: _Text, scene: _Scene, kp_cmp: tuple[int, int, str], wo
         sent = ans.text[sa:sb]
         overlap = _coverage(dims, scene.blank(sent), lang) if dims else 1.0
         for pos, a_sign, word in _comparatives(sent, lang):
+            if (_clause_of(ans, sa + pos) or _NO_CLAUSE).refusal:
+                continue  # "so I can't say who was younger": a comparison declined
             who = _comparison_subject(scene, sa + pos, si, subject)
             if who is None:
                 continue
