@@ -265,7 +265,9 @@ def _swapped_roles(kt: _Text, scene: _Scene) -> str | None:
     if len(kp) < 2 or len(set(subjects)) < len(subjects):
         return None
     rest = [set(p[1:]) - set(subjects) for p in kp]
-    answer = [set(p) for p in _pieces(scene, scene.answer.masked) if p]
+    answer = scene._memo.get("pieces")
+    if answer is None:
+        answer = scene._memo["pieces"] = [set(p) for p in _pieces(scene, scene.answer.masked) if p]
     for i, subject in enumerate(subjects):
         if any(subject in piece and rest[i] & piece for piece in answer):
             continue  # the answer says this piece as the keypoint does somewhere
@@ -303,8 +305,9 @@ def _reversed_relation(kt: _Text, scene: _Scene) -> str | None:
     kp = _relations(scene, kt.masked, scene.mentions_in(kt.text))
     if not kp:
         return None
-    ans = scene.answer
-    theirs = _relations(scene, ans.masked, scene.mentions)
+    theirs = scene._memo.get("relations")
+    if theirs is None:
+        theirs = scene._memo["relations"] = _relations(scene, scene.answer.masked, scene.mentions)
     for agent, patient, words in kp:
         if any(a == agent and p == patient and w & words for a, p, w in theirs):
             continue

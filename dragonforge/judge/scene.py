@@ -147,18 +147,30 @@ def _kp_words(kt: _Text, scene: _Scene, span: tuple[int, int] | None = None) -> 
                                if a <= p and q <= b and not any(p < y and x < q for x, y in skip)))
 
 
+def _blank_names(text: str, aliases: list[str]) -> str:
+    """``text`` with each alias (lower case, longest first) blanked where it stands as whole words, any case."""
+    low = text.lower()
+    out = None
+    for alias in aliases:
+        at = low.find(alias)
+        while at >= 0:
+            end = at + len(alias)
+            if (at == 0 or not low[at - 1].isalnum()) and (end == len(low) or not low[end].isalnum()):
+                out = (out if out is not None else text)[:at] + " " * len(alias) + (out if out is not None else text)[end:]
+                low = low[:at] + " " * len(alias) + low[end:]
+            at = low.find(alias, end)
+    return out if out is not None else text
+
+
 def _unnamed(scene: _Scene, text: str) -> str:
     """``text`` with every party's name blanked, its case kept (a proper name is a kind of word)."""
     key = ("unnamed", text)
     if key in scene._memo:
         return scene._memo[key]
     if scene.language == "en":
-        if "names" not in scene._memo:  # one pattern for every alias, longest first (compiled once per answer)
-            aliases = sorted({a for ent in scene.entities for a in ent.aliases}, key=len, reverse=True)
-            scene._memo["names"] = re.compile(
-                r"\b(?:" + "|".join(re.escape(a) for a in aliases) + r")\b", re.I) if aliases else None
-        names: re.Pattern[str] | None = scene._memo["names"]
-        out = names.sub(" ", text) if names is not None else text
+        if "names" not in scene._memo:
+            scene._memo["names"] = sorted({a for ent in scene.entities for a in ent.aliases}, key=len, reverse=True)
+        out = _blank_names(text, scene._memo["names"])
     else:
         out = text
         for ent in scene.entities:

@@ -45,6 +45,7 @@ _INN_SUFFIXES = ("olol", "pril", "sartan", "statin", "dipine", "cillin", "mycin"
                  "mab", "tinib", "vir", "setron", "triptan", "profen", "sone", "olone", "azepam", "oxetine",
                  "tropium", "terol", "formin")
 _INN_PREFIXES = ("cef", "sulfa")
+_P_INN = re.compile(rf"^({'|'.join(_INN_PREFIXES)})|({'|'.join(sorted(_INN_SUFFIXES, key=len, reverse=True))})$")
 
 
 def _same_class(k: str, a: str, language: str) -> bool:
@@ -64,13 +65,15 @@ def _same_class(k: str, a: str, language: str) -> bool:
                 and k[-1] not in "的了人者") or (len(k) >= 3 and len(a) >= 3 and k[:2] == a[:2]) or (
             min(len(k), len(a)) >= 3 and k[-1] == a[-1] and k[-1] in ZH_CLASS_HEADS)  # 危险驾驶罪 / 受贿罪
     # two drugs of one class share the class's stem (the WHO INN stems): a general table
+    if _P_INN.search(kl) is None or _P_INN.search(al) is None:
+        return False  # (the common case, found by one search)
     return any(kl.endswith(stem) and al.endswith(stem) for stem in _INN_SUFFIXES) or \
         any(kl.startswith(stem) and al.startswith(stem) for stem in _INN_PREFIXES)
 
 
 def _inn_stem(word: str) -> bool:
     """Does an (English, lower-case) word carry a WHO INN drug stem?"""
-    return any(word.endswith(stem) for stem in _INN_SUFFIXES) or any(word.startswith(stem) for stem in _INN_PREFIXES)
+    return _P_INN.search(word) is not None
 
 
 def _party_substitution(kp: tuple[tuple[str, str], ...], said: set[str], scene: _Scene, mine: set[int]) -> str | None:
@@ -248,11 +251,12 @@ def _tokens(text: str, language: str) -> list[str]:
     return [key for key, _ in _words(text, language)]
 
 
-def _words(text: str, language: str) -> list[tuple[str, str]]:
+@lru_cache(maxsize=16384)
+def _words(text: str, language: str) -> tuple[tuple[str, str], ...]:
     """(key, word as written) of each word in order: the key is the English stem or the Chinese word."""
     if language == "zh":
-        return [(w, w) for w in _jieba().lcut(text) if _P_CJK.search(w) or w.isalnum()]
-    return [(_stem(w.lower()), w) for w in _P_TOKEN_EN.findall(text)]
+        return tuple((w, w) for w in _jieba().lcut(text) if _P_CJK.search(w) or w.isalnum())
+    return tuple((_stem(w.lower()), w) for w in _P_TOKEN_EN.findall(text))
 
 
 def _terms(value: str, language: str, least: int = 2) -> list[list[str]]:
@@ -327,7 +331,7 @@ def _said_otherwise_zh(value: str, clause: str, said: str) -> str | None:
                 if right < 1 or size + right < 3 or left + right < 2:
                     continue
                 lead, mod, head = term[:left], term[left:left + size], term[left + size:]
-                if mod in said:
+                if mod in said or head not in clause or lead not in clause:
                     continue
                 middle = r"([\u4e00-\u9fff]{1,4}?)" if lead else rf"([\u4e00-\u9fff]{{{size}}})"
                 for m in re.finditer(re.escape(lead) + middle + re.escape(head), clause):
@@ -350,26 +354,24 @@ def _value_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[Key
     if not values and not facts:
         value = _label_value(kt.text, lang)
         values = [value] if value and not _P_NOT_A_FILLER.match(value.strip()) else []  # "was filed first": no value
-    if not values:
-        return None
-    mine = set(kp_parties)
-    clauses = []
-    for c in ans.clauses:
-        if c.refusal:
-            continue
-        named = {i for p, _, i in scene.mentions if c.span[0] <= p < c.span[1]}
-        if mine and named and not named & mine:
-            continue  # a clause about someone else
-        clauses.append(_unnamed(scene, ans.masked[c.span[0]:c.span[1]]))
     text = ans.text if lang == "zh" else ans.text.lower()
-    said_text = _unnamed(scene, ans.masked)
-    said = set(_tokens(said_text, lang))
+    values = [v for v in values if (v if lang == "zh" else v.lower()) not in text]
+    if not values:
+        return None  # the answer says every value as the keypoint does
+    memo = scene._memo.get("value_swap")
+    if memo is None:  # the answer's clauses, their words and all it says: once per answer
+        said_text = _unnamed(scene, ans.masked)
+        memo = scene._memo["value_swap"] = (said_text, set(_tokens(said_text, lang)), [
+            (c, {i for p, _, i in scene.mentions if c.span[0] <= p < c.span[1]}, piece, _words(piece, lang))
+            for c in ans.clauses if not c.refusal
+            for piece in (_unnamed(scene, ans.masked[c.span[0]:c.span[1]]),)])
+    said_text, said, all_clauses = memo
+    mine = set(kp_parties)
+    clauses = [(piece, words) for _, named, piece, words in all_clauses
+               if not (mine and named and not named & mine)]  # not a clause about someone else
     value_words = set(_tokens(kt.text, lang))
     for value in values:
-        if (value if lang == "zh" else value.lower()) in text:
-            continue
-        for clause in clauses:
-            words = _words(clause, lang)
+        for clause, words in clauses:
             found = _said_otherwise(value, [k for k, _ in words], said, value_words, lang)
             if found:
                 swapped = ("" if lang == "zh" else " ").join(w for _, w in words[found[0]:found[1]])
