@@ -397,3 +397,10 @@ def test_a_fact_that_is_not_in_the_documents_is_declined_and_a_declined_comparis
     kp = "Lars Heed was the younger patient."
     answer = "Mia Stone's record gives her age as 71, but I could not find Lars Heed's age, so I can't say who was younger."
     assert label(answer, kp, "en") == "Irrelevant"
+
+
+def test_a_date_named_by_the_keypoints_event_word_is_that_events_date():
+    kp = "1969年4月3日出生于江西省九江市。"
+    assert label("被告人柯某，男，1996年4月3日出生，初中文化。", kp, "zh") == "Wrong"
+    assert label("被告人柯某，男，1969年4月3日出生，初中文化。", kp, "zh") == "Relevant"
+    assert label("Born on 8 May 1981 in Leeds, he worked as a welder.", "He was born on May 8, 1971.", "en") == "Wrong"

@@ -67,7 +67,7 @@ from dragonforge.judge.substitution import (
     _value_swap,
 )
 from dragonforge.judge.values import Value, _conflicts, _find_all_values, _same_value, _specific, _value_phrase
-from dragonforge.judge.words import _content_tokens, _coverage, _share
+from dragonforge.judge.words import _P_CJK, _content_tokens, _coverage, _share, _token_spans
 from dragonforge.models import KeypointFact
 
 _P_NUMBERING = re.compile(r"^\s*\d+\s*[.、)）]\s*")
@@ -242,6 +242,20 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
     return "Irrelevant", f"not addressed ({absent} not stated)"
 
 
+def _event_word(k: Value, scene: _Scene) -> str | None:
+    """The content word written next to a keypoint's date, naming its event (出生 in "DATE出生于X", "born")."""
+    kt = next((s.text for s in scene.keypoints if any(v is k for v in s.values)), None)
+    if kt is None:
+        return None
+    if scene.language == "zh":  # the two characters written after the date, else before it (jieba may cut 出生于 as 出/生于)
+        after, before = kt.text[k.span[1]:k.span[1] + 2], kt.text[max(k.span[0] - 2, 0):k.span[0]]
+        return next((w for w in (after, before) if len(w) == 2 and all(_P_CJK.match(c) for c in w)
+                     and not any(c in "的了于在为是和与及至到起止" for c in w)), None)
+    spans = [(min(abs(a - k.span[1]), abs(k.span[0] - b)), w) for w, a, b in _token_spans(kt.masked, scene.language)]
+    near = min(spans, default=None)
+    return near[1] if near and near[0] <= 4 else None
+
+
 def _listed(k: Value, scene: _Scene, live: list[Value], used: set[int], found: list[tuple[Value, Value, bool]]
             ) -> Value | None:
     """A number of the keypoint's list ("Articles 153, 67, 52 and 64") the answer replaces in the same list: an
@@ -268,6 +282,7 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
     theirs = {w for s in others for w in s.words}
     distinct = tuple(w for w in words if w not in theirs)  # the words only this keypoint has
     best, best_score = None, -1.0
+    event_word = _event_word(k, scene) if k.kind == "date" else None
     # candidates not said of another party, and the keypoint's slot: no other keypoint of the query gives
     # a value of this kind (for this party)
     stated = [v for s in others for v in s.values] + [v for v in kp_values if v is not k]
@@ -293,6 +308,10 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         same_party = bool(said_of & mine)
         ctx = scene.blank(_context(ans, a, ans.values))
         score = _share(words, ctx, lang)
+        named_event = event_word is not None and _share((event_word,), ctx, lang) > 0 and sum(
+            _sentence_index(ans, b.span[0]) == _sentence_index(ans, a.span[0]) for b in candidates) == 1
+        if named_event:
+            score = max(score, CONTEXT_SAME_FACT)  # the date of the keypoint's event, named by its own word
         exact = score >= CONTEXT_SAME_FACT and not set(_content_tokens(ctx, lang)) - set(kp_words) - set(words)
         extra = set(_content_tokens(ctx, lang)) - set(kp_words) - set(words)  # the value's own label words
         if lang == "zh":  # a word sharing a character with the keypoint's is mostly the same word (相隔/间隔)
@@ -302,7 +321,7 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         # an answer of one value, on the keypoint's topic, and for an amount under no label of its own
         # ("operating income" is not "net income"; a date's words name its event, said otherwise)
         single = len(ans.values) == 1 and not said_of and score > 0 and (not extra or k.kind == "date")
-        if not same_party and not exact and not single and \
+        if not same_party and not exact and not single and not named_event and \
                 _share(kp_words, scene.blank(_sentence(ans, a.span[0])), lang) < CONTEXT_SOLE_FACT:
             continue  # a sentence on another topic
         # The only value of its kind counts on weaker evidence, unless its label adds words the keypoint
