@@ -404,3 +404,10 @@ def test_a_date_named_by_the_keypoints_event_word_is_that_events_date():
     assert label("被告人柯某，男，1996年4月3日出生，初中文化。", kp, "zh") == "Wrong"
     assert label("被告人柯某，男，1969年4月3日出生，初中文化。", kp, "zh") == "Relevant"
     assert label("Born on 8 May 1981 in Leeds, he worked as a welder.", "He was born on May 8, 1971.", "en") == "Wrong"
+
+
+def test_a_denial_said_as_the_keypoint_says_it_is_no_flip():
+    assert label("被告人柳某作案时年满三十周岁，无前科，系坦白。", "被告人柳某无前科。", "zh") == "Relevant"
+    kp = "Examination revealed a soft, non-tender abdomen and no masses on deep palpation."
+    assert label("He was alert, and examination revealed a soft, non-tender abdomen and no masses on deep palpation.",
+                 kp, "en") == "Relevant"

@@ -154,7 +154,10 @@ def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | Non
         m = negation.search(part)
         if not m or _P_NOT_SAID.search(part):
             continue
-        items = [w for w, _ in _frame_tokens(_unnamed(scene, part[m.end():]), lang)]
+        denied = part[m.end():]
+        if lang == "en":  # what is denied ends where a preposition starts its place: "no nodules | on rectal exam"
+            denied = re.split(r"\b(?:on|in|at|during|from|after|before|over|under|within)\b", denied, maxsplit=1)[0]
+        items = [w for w, _ in _frame_tokens(_unnamed(scene, denied), lang)]
         if not items:
             continue
         for c, text, toks in clauses:
@@ -198,6 +201,8 @@ def _negated_near(text: str, topic: set[str], language: str, strict: bool = Fals
     spans = []
     for stem, word in _frame_tokens(text, language):
         if stem in topic:
+            if language == "zh" and pattern.match(word):
+                return True  # jieba keeps the negation in the word: 无前科, 未见异常
             pos = low.find(word.lower() if language == "en" else word)
             if pos >= 0:
                 spans.append((pos, pos + len(word)))
