@@ -411,3 +411,9 @@ def test_a_denial_said_as_the_keypoint_says_it_is_no_flip():
     kp = "Examination revealed a soft, non-tender abdomen and no masses on deep palpation."
     assert label("He was alert, and examination revealed a soft, non-tender abdomen and no masses on deep palpation.",
                  kp, "en") == "Relevant"
+
+
+def test_a_keypoint_whose_value_is_a_party_is_stated_by_naming_it():
+    assert label("Rowan Tools bought a 40% stake in Pell Castings Ltd.", "The counterparty was Pell Castings Ltd.",
+                 "en") == "Relevant"
+    assert label("该手术由钟晓梅主刀完成。", "负责该手术的医师为钟晓梅。", "zh") == "Relevant"

@@ -402,6 +402,9 @@ def _judge_words(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[Ke
     value = _label_value(kt.text, lang)
     if value and not kp_parties and _coverage(_content_tokens(value, lang), said, lang) >= 0.99:
         best_cov = max(best_cov, COVERAGE_RELEVANT)  # "职业情况为厨师" is stated by "系厨师": the value is the point
+    elif value and len(kp_parties) == 1 and scene.mentioned(kp_parties[0]) and \
+            any(value.strip().rstrip("。.").lower() == a for a in scene.entities[kp_parties[0]].aliases):
+        best_cov = max(best_cov, COVERAGE_RELEVANT)  # "The counterparty was NAME": naming the party is the point
     flagged = _substitution(scene, kp_parties, words) or _member_clash(scene, kp_parties) \
         or _polarity_clash(kt.text, words, scene, kp_parties) or _direction_clash(kt, scene) \
         or _filler_clash(kt, scene)
