@@ -10,7 +10,7 @@ from dragonforge.judge.abbreviations import expand
 from dragonforge.judge.analysis import _analyse
 from dragonforge.judge.refusal import _concludes_declining, _judge_unanswerable, is_refusal
 from dragonforge.judge.substitution import _same_class
-from dragonforge.judge.values import Value, _close, _convert, _same_value, cn_to_number
+from dragonforge.judge.values import Value, _close, _convert, _same_value, cn_to_number, en_number_words
 from dragonforge.judge.words import _frame_tokens, _stem
 
 
@@ -417,3 +417,26 @@ def test_a_keypoint_whose_value_is_a_party_is_stated_by_naming_it():
     assert label("Rowan Tools bought a 40% stake in Pell Castings Ltd.", "The counterparty was Pell Castings Ltd.",
                  "en") == "Relevant"
     assert label("该手术由钟晓梅主刀完成。", "负责该手术的医师为钟晓梅。", "zh") == "Relevant"
+
+
+def test_routes_labs_procedures_and_chinese_short_forms_are_written_out():
+    assert expand("Ceftriaxone 1 g IV qd.", "en") == "Ceftriaxone 1 g intravenously once daily."
+    assert expand("stage IV disease", "en") == "stage IV disease"  # a Roman numeral, not a route
+    assert expand("continuous IV insulin", "en") == "continuous intravenous insulin"
+    assert expand("血沉（ESR）12 mm/h", "zh") == "红细胞沉降率（红细胞沉降率）12 mm/h"
+    assert expand("阵发性房颤", "zh") == "阵发性心房颤动" and expand("心房颤动", "zh") == "心房颤动"
+    assert expand("Dx: CABG", "en") == "diagnosis: coronary artery bypass grafting"
+
+
+def test_english_number_words_are_read_by_text2num():
+    assert en_number_words("equity financing of seventy-nine point four three million dollars") == \
+        "equity financing of 79.43 million dollars"
+    assert en_number_words("Reed: twenty-three. Lee: 1.2 million") == "Reed: 23. Lee: 1.2 million"
+    assert en_number_words("one of the two") == "one of the two"
+    assert label("Pearson: thirty-eight; Reed: twenty-three.", "Reed was 23 years old.", "en") == "Relevant"
+
+
+def test_a_person_is_named_by_initial_and_surname():
+    kps = ["Arden Mills is chaired by Paula Ferris.", "Its CEO is Dean Holt."]
+    answer = "| Company | Chair | CEO |\n|---|---|---|\n| Arden Mills | P. Ferris | D. Holt |"
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Relevant", "Relevant"]

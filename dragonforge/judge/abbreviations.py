@@ -63,6 +63,34 @@ ABBREVIATIONS: dict[str, tuple[str, str]] = {
     "CXR": ("chest X-ray", "胸片"),
     "ICU": ("intensive care unit", "重症监护室"),
     "IVIG": ("intravenous immunoglobulin", "静脉注射丙种球蛋白"),
+    "ESR": ("erythrocyte sedimentation rate", "红细胞沉降率"),
+    "PaO2": ("arterial partial pressure of oxygen", "动脉血氧分压"),
+    "PaO₂": ("arterial partial pressure of oxygen", "动脉血氧分压"),
+    "PaCO2": ("arterial partial pressure of carbon dioxide", "动脉血二氧化碳分压"),
+    "PaCO₂": ("arterial partial pressure of carbon dioxide", "动脉血二氧化碳分压"),
+    "ALT": ("alanine aminotransferase", "丙氨酸氨基转移酶"),
+    "AST": ("aspartate aminotransferase", "天冬氨酸氨基转移酶"),
+    "BUN": ("blood urea nitrogen", "血尿素氮"),
+    "eGFR": ("estimated glomerular filtration rate", "估算肾小球滤过率"),
+    "HbA1c": ("glycated hemoglobin", "糖化血红蛋白"),
+    "INR": ("international normalized ratio", "国际标准化比值"),
+    "BNP": ("B-type natriuretic peptide", "B型钠尿肽"),
+    "TSH": ("thyroid-stimulating hormone", "促甲状腺激素"),
+    "PCT": ("procalcitonin", "降钙素原"),
+    "RBC": ("red blood cell count", "红细胞计数"),
+    "DKA": ("diabetic ketoacidosis", "糖尿病酮症酸中毒"),
+    "HHS": ("hyperosmolar hyperglycemic state", "高渗高血糖状态"),
+    "ARDS": ("acute respiratory distress syndrome", "急性呼吸窘迫综合征"),
+    "AF": ("atrial fibrillation", "心房颤动"),
+    "PCI": ("percutaneous coronary intervention", "经皮冠状动脉介入治疗"),
+    "CABG": ("coronary artery bypass grafting", "冠状动脉旁路移植术"),
+    "TURP": ("transurethral resection of the prostate", "经尿道前列腺电切术"),
+    "MRM": ("modified radical mastectomy", "改良根治术"),
+    "RFCA": ("radiofrequency catheter ablation", "射频导管消融术"),
+    "PVI": ("pulmonary vein isolation", "肺静脉电隔离"),
+    "Dx": ("diagnosis", "诊断"),
+    "Tx": ("treatment", "治疗"),
+    "Hx": ("history", "病史"),
     # financial and corporate
     "CEO": ("chief executive officer", "首席执行官"),
     "CFO": ("chief financial officer", "首席财务官"),
@@ -78,10 +106,26 @@ ABBREVIATIONS: dict[str, tuple[str, str]] = {
     "EGM": ("extraordinary general meeting", "临时股东大会"),
     "IPO": ("initial public offering", "首次公开发行"),
     "M&A": ("mergers and acquisitions", "并购"),
+    "Grp": ("Group", "集团"),
+    "Hldgs": ("Holdings", "控股"),
+    "Intl": ("International", "国际"),
     # legal
     "DUI": ("driving under the influence", "醉酒驾驶"),
 }
 
+# Chinese short forms of clinical terms, written out (血沉 = 红细胞沉降率): the usual ones, as a style guide lists them
+ZH_SHORT_FORMS: dict[str, str] = {
+    "血沉": "红细胞沉降率", "房颤": "心房颤动", "心梗": "心肌梗死", "脑梗": "脑梗死", "慢阻肺": "慢性阻塞性肺疾病",
+    "冠脉": "冠状动脉", "甲亢": "甲状腺功能亢进症", "甲减": "甲状腺功能减退症", "静滴": "静脉滴注", "肌注": "肌内注射",
+}
+# routes of administration after a dose ("500 mg IV qd", "0.4 mg PO"): a Roman numeral elsewhere (stage IV) stays
+_ROUTES = {"IV": ("intravenously", "静脉"), "PO": ("orally", "口服"), "IM": ("intramuscularly", "肌内注射"),
+           "SC": ("subcutaneously", "皮下注射"), "SQ": ("subcutaneously", "皮下注射")}
+_P_ROUTE = re.compile(r"(?<=\d)(\s?(?:mg|mL|ml|µg|ug|IU|g) )(IV|PO|IM|SC|SQ|iv|po|im|sc)(?![A-Za-z])|"
+                      r"(?<![A-Za-z])(?:IV|iv)(?= (?:insulin|fluids?|infusion|drip|antibiotics?|hydration))")
+# a full form is matched first and kept, so a short form inside it (房颤 in 心房颤动) is left alone
+_P_ZH_SHORT = re.compile("(" + "|".join(sorted(set(ZH_SHORT_FORMS.values()), key=len, reverse=True)) + ")|(" +
+                         "|".join(sorted((k for k, v in ZH_SHORT_FORMS.items() if k != v), key=len, reverse=True)) + ")")
 # a lone T before a reading is the temperature (T 38.7 °C), as HR, BP and RR before theirs
 _P_TEMPERATURE = re.compile(r"(?<![A-Za-z0-9])T(?=\s*:?\s*\d)")
 # dosing intervals: q12h, q8h; qd/bid/tid/qid only after a dose or a route ("bid" is also a word)
@@ -96,11 +140,15 @@ _P_ANY = re.compile(r"[A-Z&]|ivgtt|prn|q\d{1,2}h|qd|bid|tid|qid")  # nothing to 
 
 @lru_cache(maxsize=32768)
 def expand(text: str, language: str) -> str:
-    """``text`` with each known abbreviation written out in ``language``."""
+    """``text`` with each known abbreviation written out in ``language``, and in Chinese its short forms."""
+    zh = language == "zh"
+    if zh and _P_ZH_SHORT.search(text):
+        text = _P_ZH_SHORT.sub(lambda m: m[1] or ZH_SHORT_FORMS[m[2]], text)
     if not _P_ANY.search(text):
         return text
-    zh = language == "zh"
     out = _P_TIMES_A_DAY.sub(lambda m: m[1] + _TIMES_A_DAY[m[2]][1 if zh else 0], text)
+    out = _P_ROUTE.sub(lambda m: m[1] + _ROUTES[m[2].upper()][1 if zh else 0] if m[2] else
+                       ("静脉" if zh else "intravenous"), out)
     out = _P_EVERY_HOURS.sub(lambda m: f"每{m[1]}小时1次" if zh else f"every {m[1]} hours", out)
     out = _P_ABBREVIATION.sub(lambda m: ABBREVIATIONS[m[1]][1 if zh else 0], out)
     return _P_TEMPERATURE.sub("体温" if zh else "temperature", out)

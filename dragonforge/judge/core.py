@@ -66,7 +66,15 @@ from dragonforge.judge.substitution import (
     _substitution,
     _value_swap,
 )
-from dragonforge.judge.values import Value, _conflicts, _find_all_values, _same_value, _specific, _value_phrase
+from dragonforge.judge.values import (
+    Value,
+    _conflicts,
+    _find_all_values,
+    _same_value,
+    _specific,
+    _value_phrase,
+    en_number_words,
+)
 from dragonforge.judge.words import _P_CJK, _content_tokens, _coverage, _share, _token_spans
 from dragonforge.models import KeypointFact
 
@@ -85,6 +93,8 @@ def judge_keypoints(answer: str, keypoints: list[str], language: str,
     language = "zh" if language == "zh" else "en"
     answer = expand(answer or "", language)
     texts = [expand(_strip_keypoint(kp), language) for kp in keypoints]
+    if language == "en":
+        answer, texts = en_number_words(answer), [en_number_words(t) for t in texts]
     if unanswerable or (texts and all(_is_unanswerable_keypoint(t) for t in texts)):
         return [_judge_unanswerable(kp, answer, language, question) for kp in keypoints]
     if not answer.strip():

@@ -111,6 +111,8 @@ def _entity_en(name: str, after_number: bool = False) -> _Entity | None:
     if len(core) < len(words) and len(core) >= 2 and "&" not in core[:2]:
         aliases.add(" ".join(core).lower())
         aliases.add(" ".join(core[:2]).lower())
+    if not org and len(words) >= 2 and len(words[0]) > 1 and words[0][0].isalpha():
+        aliases.add(f"{words[0][0]}. {words[-1]}".lower())  # "C. Carson" for Corey Carson
     return _Entity(full, tuple(sorted(aliases, key=len, reverse=True)), org)
 
 

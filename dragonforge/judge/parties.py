@@ -238,7 +238,8 @@ def _swapped_clause(kt: _Text, scene: _Scene) -> str | None:
         values = [v for v in kt.values if kc.span[0] <= v.span[0] < kc.span[1]]
         if any(_same_value(k, a) for k in values for p, _, _, said in single if p == mine for a in said):
             continue  # the keypoint's value is said of its party, in other words
-        lacking = want - set().union(*(w for _, w in own))
+        # what the answer does not say of this party, apart from what the question names (a label: "diagnosis")
+        lacking = want - set().union(*(w for _, w in own)) - scene.premise
         if not lacking:
             continue
         for p, si, words, _ in single:

@@ -100,6 +100,25 @@ def _en_word_number(s: str) -> float:
     return float(sum(_EN_WORDS[p] for p in parts))
 
 
+_P_EN_NUMBER_WORD = re.compile(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
+                               r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|"
+                               r"eighty|ninety|hundred)\b", re.I)
+_P_SCALE_DIGITS = re.compile(r"(\d(?:[\d,.]*\d)?) (1000000000|1000000|1000)(?![\d,.]*\d)")
+_SCALE_WORDS = {"1000": "thousand", "1000000": "million", "1000000000": "billion"}
+
+
+@lru_cache(maxsize=32768)
+def en_number_words(text: str) -> str:
+    """English numbers written in words as digits ("seventy-nine point four three million" = "79.43 million",
+    "twenty-three" = "23"), by text2num; small lone numbers ("one of the two") stay words."""
+    if not _P_EN_NUMBER_WORD.search(text):
+        return text
+    from text_to_num import alpha2digit
+
+    out = alpha2digit(text, "en")
+    return _P_SCALE_DIGITS.sub(lambda m: f"{m[1]} {_SCALE_WORDS[m[2]]}", out) if out != text else text
+
+
 def _number(s: str) -> tuple[float, float]:
     """(value, half-step) of an Arabic, Chinese or English-word numeral."""
     if re.fullmatch(_NUM, s):
