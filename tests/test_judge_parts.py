@@ -440,3 +440,11 @@ def test_a_person_is_named_by_initial_and_surname():
     kps = ["Arden Mills is chaired by Paula Ferris.", "Its CEO is Dean Holt."]
     answer = "| Company | Chair | CEO |\n|---|---|---|\n| Arden Mills | P. Ferris | D. Holt |"
     assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Relevant", "Relevant"]
+
+
+def test_a_figure_said_under_another_keypoints_label_is_wrong():
+    kps = ["The buyback on May 4, 2021 involved $12.6 million.", "The bond issue on June 9, 2021 involved $40.2 million."]
+    answer = "Events of 2021: May 4 - a bond issue of $12.6 million; June 9 - a buyback of $40.2 million."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Wrong", "Wrong"]
+    right = "Events of 2021: May 4 - a buyback of $12.6 million; June 9 - a bond issue of $40.2 million."
+    assert [lab.label for lab in judge_keypoints(right, kps, "en")] == ["Relevant", "Relevant"]

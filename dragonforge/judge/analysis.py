@@ -108,7 +108,7 @@ def _analyse(text: str, language: str) -> _Text:
                     and not any(f.taken[a:b]):
                 refusal = True  # a value-free clause after a refusal is its object: "cannot say | which ..."
             clauses.append(_Clause((a, b), i, refusal, piece))
-    values = _with_years(f.values, sentences)
+    values = _with_years(f.values)
     chars = list(text)
     for v in values:
         a, b = v.span
@@ -117,14 +117,11 @@ def _analyse(text: str, language: str) -> _Text:
                  tuple(clauses), "".join(chars))
 
 
-def _with_years(values: list[Value], sentences: tuple[tuple[int, int], ...]) -> tuple[Value, ...]:
+def _with_years(values: list[Value]) -> tuple[Value, ...]:
     """A date written without its year ("in 2020 ... a contract on March 25", "同年7月10日") takes the year of the
-    last dated value before it in its sentence."""
-    out, year, sentence = [], None, None
+    last dated value before it, in its sentence or in an earlier one ("2020 events: March 17 - …; July 16 - …")."""
+    out, year = [], None
     for v in values:
-        here = next((i for i, (a, b) in enumerate(sentences) if a <= v.span[0] < b), None)
-        if here != sentence:
-            year, sentence = None, here
         if v.kind == "date":
             y, m, d = _date_parts(str(v.value))
             if y is not None:

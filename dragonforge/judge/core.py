@@ -189,6 +189,7 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
     wrong: list[str] = []
     others = scene.others(kt)
     all_words = _kp_words(kt, scene)
+    relabelled: list[tuple[Value, Value]] = []
     for k in values:
         kp_ctx = _context(kt, k, values)
         words = _kp_words(kt, scene, _context_span(kt, k, values)) or _kp_words(
@@ -204,6 +205,7 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
                                     least=0.0 if not said_of & mine else 0.5):  # own party: most of them
                 elsewhere = True  # "examinations $2,405" does not state "medications cost $2,405"; nor does
                 # "probation of three years" state "a sentence of three years", of the same party
+                relabelled.append((k, a))
             else:
                 good.append((a, bool(said_of & mine)))
         if not good:
@@ -217,6 +219,16 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
             wrong.append(f"reversed direction: answer says it {'rose' if a_dir > 0 else 'fell'} ({best.text}) "
                          f"where keypoint says it {'rose' if k_dir > 0 else 'fell'}")
         found.append((k, best, own))
+    # the keypoint's values said together in one sentence, one of them under another keypoint's label: the
+    # answer gives this event's figure to another event ("March 17 - a financing of $29.74 million" for "the
+    # restructuring on March 17 involved $29.74 million")
+    if len(values) >= 2:
+        mates = [a for _, a, _ in found] + [a for _, a in relabelled]
+        for _, a in relabelled:
+            si = _sentence_index(ans, a.span[0])
+            if any(b is not a and _sentence_index(ans, b.span[0]) == si for b in mates):
+                wrong.append(f"answer gives {a.text} under another keypoint's label")
+                break
     kp_words = _kp_words(kt, scene)
     used = {id(a) for _, a, _ in found}
     for k, words, elsewhere in missing:
