@@ -448,3 +448,15 @@ def test_a_figure_said_under_another_keypoints_label_is_wrong():
     assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Wrong", "Wrong"]
     right = "Events of 2021: May 4 - a buyback of $12.6 million; June 9 - a bond issue of $40.2 million."
     assert [lab.label for lab in judge_keypoints(right, kps, "en")] == ["Relevant", "Relevant"]
+
+
+def test_a_value_beside_the_keypoints_own_word_or_with_its_digits_is_its_answer():
+    kps = ["Hale was convicted of arson.", "A fine of $7,500 was imposed."]
+    answer = "Hale was found guilty of arson and given a suspended term together with a fine of $2,150."
+    assert judge_keypoints(answer, kps, "en")[1].label == "Wrong"
+    assert label("The deal, signed in May, is valued at $218.46 billion.", "The contract is worth $218.46 million.",
+                 "en") == "Wrong"
+    # another member of the keypoint's kind holds the value: it is that member's, not a rival
+    kps = ["仓储物流板块收入占比41.2%。", "冷链配送板块实现收入2.3亿元，占比12.5%。"]
+    answer = "该公司2021年仓储物流板块收入占比41.2%，为最主要的业务板块。"
+    assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Relevant", "Irrelevant"]

@@ -63,7 +63,9 @@ from dragonforge.judge.substitution import (
     _filler_clash,
     _frame_substitution,
     _label_value,
+    _said_otherwise_zh,
     _substitution,
+    _terms,
     _value_swap,
 )
 from dragonforge.judge.values import (
@@ -264,6 +266,27 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
     return "Irrelevant", f"not addressed ({absent} not stated)"
 
 
+def _other_member(kp_text: str, ctx: str, language: str) -> bool:
+    """Does ``ctx`` name another member of a kind the keypoint names: one of its Chinese terms with another
+    part before the same head (房屋建筑板块 for 工程设计板块)?"""
+    if language != "zh":
+        return False
+    for term in _terms(kp_text, "zh", least=2):  # each pair of words of a run: 工程设计|板块, 板块|实现 …
+        for left, head in zip(term, term[1:], strict=False):
+            if len(left) >= 2 and len(head) >= 2 and _said_otherwise_zh(left + head, ctx, ctx) is not None:
+                return True
+    return False
+
+
+def _same_digits(k: Value, a: Value) -> bool:
+    """The same significant digits at another scale or unit of the same kind ($435.98 million / billion)."""
+    if k.kind != a.kind or k.kind not in ("money", "count", "number") or isinstance(k.value, str) \
+            or isinstance(a.value, str) or not k.value or not a.value:
+        return False
+    digits = [re.sub(r"\D", "", v.text).lstrip("0") for v in (k, a)]
+    return len(digits[0]) >= 3 and digits[0] == digits[1]
+
+
 def _event_word(k: Value, scene: _Scene) -> str | None:
     """The content word written next to a keypoint's date, naming its event (出生 in "DATE出生于X", "born")."""
     kt = next((s.text for s in scene.keypoints if any(v is k for v in s.values)), None)
@@ -304,7 +327,10 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
     theirs = {w for s in others for w in s.words}
     distinct = tuple(w for w in words if w not in theirs)  # the words only this keypoint has
     best, best_score = None, -1.0
-    event_word = _event_word(k, scene) if k.kind == "date" else None
+    event_word = _event_word(k, scene)
+
+    def kt_of(v: Value) -> str:
+        return next((s.text.masked for s in scene.keypoints if any(x is v for x in s.values)), "")
     # candidates not said of another party, and the keypoint's slot: no other keypoint of the query gives
     # a value of this kind (for this party)
     stated = [v for s in others for v in s.values] + [v for v in kp_values if v is not k]
@@ -330,10 +356,18 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         same_party = bool(said_of & mine)
         ctx = scene.blank(_context(ans, a, ans.values))
         score = _share(words, ctx, lang)
-        named_event = event_word is not None and _share((event_word,), ctx, lang) > 0 and sum(
+        # the word written next to the keypoint's value, next to this one too ("a fine of $9,000" / "a fine of
+        # $3,320", "DATE出生"), the only value of the kind in its sentence: the same fact; a date's event word
+        # may stand anywhere in its context, another value's must be at its side
+        beside = ctx if k.kind == "date" else scene.blank(ans.masked[max(0, a.span[0] - (6 if lang == "zh" else 24)):
+                                                                     a.span[1] + (4 if lang == "zh" else 12)])
+        named_event = event_word is not None and _share((event_word,), beside, lang) > 0 and sum(
             _sentence_index(ans, b.span[0]) == _sentence_index(ans, a.span[0]) for b in candidates) == 1
-        if named_event:
-            score = max(score, CONTEXT_SAME_FACT)  # the date of the keypoint's event, named by its own word
+        if named_event and k.kind != "date" and _other_member(kt_of(k), ctx, lang):
+            named_event = False  # "房屋建筑板块收入占比66.5%" is another segment's share, not "工程设计板块…占比"
+        if named_event or _same_digits(k, a):  # or the keypoint's own digits at another scale ($435.98 billion)
+            named_event = True
+            score = max(score, CONTEXT_SAME_FACT)
         exact = score >= CONTEXT_SAME_FACT and not set(_content_tokens(ctx, lang)) - set(kp_words) - set(words)
         extra = set(_content_tokens(ctx, lang)) - set(kp_words) - set(words)  # the value's own label words
         if lang == "zh":  # a word sharing a character with the keypoint's is mostly the same word (相隔/间隔)
