@@ -460,3 +460,13 @@ def test_a_value_beside_the_keypoints_own_word_or_with_its_digits_is_its_answer(
     kps = ["仓储物流板块收入占比41.2%。", "冷链配送板块实现收入2.3亿元，占比12.5%。"]
     answer = "该公司2021年仓储物流板块收入占比41.2%，为最主要的业务板块。"
     assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Relevant", "Irrelevant"]
+
+
+def test_a_role_named_by_a_copula_is_no_relation_to_reverse_and_generic_qualifiers_are_no_kind():
+    assert label("At Lorne Foods the chair is Ada Vine.", "Lorne Foods is chaired by Ada Vine.", "en") == "Relevant"
+    facts = [[{"doc_id": 1, "key": "event.type", "kind": "category", "text": "major contract", "value": "major contract",
+               "unit": None}]]
+    kp = "The major contract on May 2, 2021 involved $12.4 million."
+    answer = "On May 2, 2021 the company signed a $12.4 million supply contract."
+    assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label == "Relevant"
+    assert label("动脉血氧分压60mmHg，偏低；D-二聚体0.3mg/L，在参考范围内。", "动脉血氧分压为60mmHg，低于参考范围。", "zh") == "Relevant"

@@ -293,6 +293,8 @@ def _relations(scene: _Scene, masked: str, mentions: list[tuple[int, int, int]]
         between = masked[e1:p2]
         if i == j or re.search(r"[,;:，；：。.!?]", between) or len(between.split()) > 6 or len(between) > 40:
             continue
+        if not _P_PASSIVE.search(between) and re.search(r"\b(?:is|are|was|were)\b|['’]s\b|的|为|是", between):
+            continue  # "A's chair is B", "A的董事长为B": a role named by a copula, not an act done by one to the other
         words = frozenset(s for s, _ in _frame_tokens(between, scene.language))
         if not words:
             continue

@@ -242,6 +242,10 @@ def _substitution(scene: _Scene, kp_parties: list[int], words: tuple[str, ...]) 
 
 _P_TOKEN_EN = re.compile(r"[A-Za-z][A-Za-z0-9]*|\d+(?:\.\d+)?")
 _NOT_A_MODIFIER_EN = _STOP_EN | {"no", "non", "not", "without", "never", "nor"}
+# qualifiers that rank or size a thing without naming its kind ("a major contract" = "a supply contract")
+_GENERIC_MODIFIERS_EN = {"major", "main", "key", "significant", "total", "overall", "new", "large", "big", "important",
+                         "general", "notable", "material", "principal", "large-scale", "long-term", "short-term"}
+_DIRECTION_ZH = set("低高增减升降超")  # 低于/高于: direction is polarity's to judge
 _NOT_A_MODIFIER_ZH = set("的了和与及或并且而为是于在由被将对把从向给以之其该此本无未不非没有患犯因成") | {
     "否认", "没有", "未见", "并无", "不是", "并非", "未曾", "从未"}  # negation is polarity's to judge
 
@@ -276,6 +280,9 @@ def _terms(value: str, language: str, least: int = 2) -> list[list[str]]:
     return [t for t in out if len(t) >= least]
 
 
+_GENERIC_STEMS = {_stem(w) for w in _GENERIC_MODIFIERS_EN}
+
+
 def _said_otherwise(value: str, clause: list[str], said: set[str], value_words: set[str], language: str
                     ) -> tuple[int, int] | None:
     """Where ``clause`` (words) says ``value`` with one word swapped for another member of its kind: the same
@@ -306,7 +313,7 @@ def _said_otherwise(value: str, clause: list[str], said: set[str], value_words: 
                 continue
             k, a = term[diff[0]], window[diff[0]]
             if k in said or a in value_words or a in _NOT_A_MODIFIER_EN or not k.isalpha() or not a.isalpha() \
-                    or len(a) <= 3 or k.startswith(a):
+                    or len(a) <= 3 or k.startswith(a) or k in _GENERIC_STEMS or a in _GENERIC_STEMS:
                 continue  # the answer says the keypoint's word too, its own word is no modifier, or shortens it
             return start, start + n
     return None
@@ -339,6 +346,7 @@ def _said_otherwise_zh(value: str, clause: str, said: str) -> str | None:
                     if m.start() not in _word_starts(clause):
                         continue  # the match opens inside a word: 收入按… is no term
                     if any(c in term or c in _NOT_A_MODIFIER_ZH or c in _CN_DIGITS for c in other) \
+                            or any(c in _DIRECTION_ZH for c in other + mod) \
                             or any(w in other for w in _NOT_A_MODIFIER_ZH if len(w) > 1):
                         continue
                     return m.group(0)
