@@ -469,3 +469,22 @@ def test_a_role_named_by_a_copula_is_no_relation_to_reverse_and_generic_qualifie
     kp = "The major contract on May 2, 2021 involved $12.4 million."
     answer = "On May 2, 2021 the company signed a $12.4 million supply contract."
     assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label == "Relevant"
+
+
+def test_what_the_question_names_and_a_labelling_year_need_not_be_repeated():
+    facts = [[{"doc_id": 1, "key": "lawyer", "kind": "person", "text": "Hugo Tran", "value": "Hugo Tran", "unit": None},
+              {"doc_id": 1, "key": "client", "kind": "person", "text": "Ella Park", "value": "Ella Park", "unit": None}]]
+    kp, asked = "Hugo Tran defended Ella Park.", "Whom did Hugo Tran defend, and what was the sentence?"
+    answer = "His client was Ella Park, who received a suspended sentence."
+    assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts, question=asked)[0].label == "Relevant"
+    assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label == "Irrelevant"
+    kp = "华源股份有限公司于2021年5月18日召开2020年年度股东大会。"
+    assert label("华源股份于二〇二一年五月十八日召开年度股东大会。", kp, "zh") == "Relevant"
+    assert label("华源股份于2021年5月18日召开2019年年度股东大会。", kp, "zh") == "Wrong"
+
+
+def test_a_district_authority_is_named_without_its_city():
+    kp = "南通市崇川区人民检察院于2022年3月4日提起公诉。"
+    facts = [[{"doc_id": 1, "key": "prosecutor", "kind": "organisation", "text": "南通市崇川区人民检察院",
+               "value": "南通市崇川区人民检察院", "unit": None}]]
+    assert judge_keypoints("2022年3月4日崇川区检察院起诉。", [kp], "zh", keypoint_facts=facts)[0].label == "Relevant"

@@ -119,6 +119,7 @@ def judge_keypoints(answer: str, keypoints: list[str], language: str,
     scene = _Scene(ans, language, entities, _mentions(answer, entities, language), known)
     if question:  # what the question already says is its premise, not what a keypoint asks the answer to state
         scene.premise, scene.premise_values = _premise(question, language)
+        scene.question = question if language == "zh" else question.lower()
     scene.keypoints = [_Sibling(kt, tuple(_fact_values(kt, kp_facts)),
                                 frozenset(i for _, _, i in scene.mentions_in(kt.text)), _kp_words(kt, scene))
                        for kt, kp_facts in zip(kp_texts, facts, strict=False)]
@@ -175,7 +176,8 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
             _swapped_roles(kt, scene) or _reversed_relation(kt, scene)
         if swapped:
             return "Wrong", swapped
-    missing = [scene.entities[i].name for i in named_by_facts if not scene.mentioned(i)]
+    missing = [scene.entities[i].name for i in named_by_facts if not scene.mentioned(i)
+               and not any(a in scene.question for a in scene.entities[i].aliases)]  # the question names it
     if label == "Relevant" and missing:
         return "Irrelevant", f"does not name {missing[0]}"  # a build fact's name is the keypoint's value
     return label, reason
@@ -242,6 +244,8 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
             wrong.append(f"answer gives {rival.text} where keypoint has {k.text}")
     if wrong:
         return "Wrong", "; ".join(wrong)
+    if found:  # a year that names what the event is about ("召开2019年年度股东大会", "its 2021 annual report") may go
+        missing = [m for m in missing if not _labelling_year(m[0], kt)]
     if not missing:
         near = " ".join(_sentence(ans, a.span[0], before=1) for _, a, _ in found)
         if not any(own or _specific(a) for _, a, own in found) \
@@ -276,6 +280,17 @@ def _other_member(kp_text: str, ctx: str, language: str) -> bool:
             if len(left) >= 2 and len(head) >= 2 and _said_otherwise_zh(left + head, ctx, ctx) is not None:
                 return True
     return False
+
+
+_P_LABELLED = re.compile(r"\s*(?:年度|年年度|年报|annual|fiscal|financial year|report)", re.I)
+
+
+def _labelling_year(k: Value, kt: _Text) -> bool:
+    """A year alone, written as the label of a report or meeting ("2019年年度股东大会", "2021 annual report")."""
+    if k.kind != "date" or not re.fullmatch(r"\d{4}", str(k.value)):
+        return False
+    after = kt.text[k.span[1]:k.span[1] + 20]
+    return bool(_P_LABELLED.match(after)) or bool(re.match(r"年?年度", after))
 
 
 def _same_digits(k: Value, a: Value) -> bool:

@@ -127,7 +127,16 @@ def _entity_zh(name: str, org: bool) -> _Entity:
                 if len(core) >= 4:
                     aliases.add(core[:4])
                 break
+        m = _P_ZH_AUTHORITY.match(name)
+        if m:  # 扬州市广陵区人民检察院 is also 广陵区人民检察院 and 广陵区检察院
+            for local in {m[2] + m[3], m[2] + m[3].replace("人民", "")}:
+                if len(local) >= 5:
+                    aliases.add(local)
     return _Entity(name, tuple(sorted(aliases, key=len, reverse=True)), org)
+
+
+_P_ZH_AUTHORITY = re.compile(r"^((?:[\u4e00-\u9fff]{2,3}省)?[\u4e00-\u9fff]{2,3}市)([\u4e00-\u9fff]{2,4}[区县])"
+                             r"(人民法院|人民检察院|中级人民法院|公安局|公安分局)$")
 
 
 # fixed names whose characters would otherwise read as a surname and a given name

@@ -40,6 +40,7 @@ class _Scene:
     keypoints: list[_Sibling] = field(default_factory=list)  # every keypoint of the query
     premise: frozenset[str] = frozenset()  # the question's content words: what it asks about, not what it asks
     premise_values: tuple[Value, ...] = ()  # the question's values ("born on March 3, 1970": which one?)
+    question: str = ""  # the question (lower case in English): the parties it names are its premise
     _memo: dict = field(default_factory=dict)
 
     def others(self, kt: _Text) -> list[_Sibling]:
