@@ -488,3 +488,13 @@ def test_a_district_authority_is_named_without_its_city():
     facts = [[{"doc_id": 1, "key": "prosecutor", "kind": "organisation", "text": "南通市崇川区人民检察院",
                "value": "南通市崇川区人民检察院", "unit": None}]]
     assert judge_keypoints("2022年3月4日崇川区检察院起诉。", [kp], "zh", keypoint_facts=facts)[0].label == "Relevant"
+
+
+def test_another_member_of_a_closed_legal_class_is_wrong():
+    assert label("Rita Cole was convicted of fraud.", "Rita Cole was convicted of embezzlement.", "en") == "Wrong"
+    assert label("Rita Cole was convicted of embezzlement.", "Rita Cole was convicted of embezzlement.",
+                 "en") == "Relevant"
+    kp = "The sentence was fixed-term imprisonment of 2 years and 1 month."
+    assert label("She got 2 years and 1 month of criminal detention.", kp, "en") == "Wrong"
+    assert label("被告人判处拘役三个月。", "被告人被判处有期徒刑三个月。", "zh") == "Wrong"
+    assert label("被告人被判处有期徒刑三个月，缓刑六个月。", "被告人被判处有期徒刑三个月。", "zh") == "Relevant"

@@ -60,6 +60,7 @@ from dragonforge.judge.polarity import (
 from dragonforge.judge.refusal import _is_unanswerable_keypoint, _judge_unanswerable
 from dragonforge.judge.scene import _NO_CLAUSE, _P_CODE_EN, _fact_values, _kp_words, _refused_here, _Scene, _Sibling
 from dragonforge.judge.substitution import (
+    _closed_class_swap,
     _filler_clash,
     _frame_substitution,
     _label_value,
@@ -173,7 +174,7 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
     if label != "Wrong":
         swapped = _frame_substitution(kt, scene, kp_parties) or _swapped_clause(kt, scene) or \
             _topic_negated(kt, scene, kp_parties) or _value_swap(kt, scene, kp_parties, facts) or \
-            _swapped_roles(kt, scene) or _reversed_relation(kt, scene)
+            _swapped_roles(kt, scene) or _reversed_relation(kt, scene) or _closed_class_swap(kt, scene, kp_parties)
         if swapped:
             return "Wrong", swapped
     missing = [scene.entities[i].name for i in named_by_facts if not scene.mentioned(i)

@@ -387,3 +387,48 @@ def _value_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[Key
             if lang == "zh" and (other := _said_otherwise_zh(value, clause, said_text)):
                 return f"answer says {other} where keypoint says {value}"
     return None
+
+
+# --- members of a closed legal class -----------------------------------------------------------------
+
+# Classes whose members exclude each other, in the legal genre: the principal punishments of a criminal
+# judgment, and common offences named in English (Chinese ones share the head 罪, see ZH_CLASS_HEADS).
+CLOSED_CLASSES: tuple[tuple[str, ...], ...] = (
+    ("fixed-term imprisonment", "criminal detention", "public surveillance", "life imprisonment", "death penalty"),
+    ("有期徒刑", "拘役", "管制", "无期徒刑", "死刑"),
+    ("theft", "robbery", "fraud", "embezzlement", "burglary", "arson", "murder", "manslaughter", "smuggling",
+     "extortion", "forgery", "kidnapping", "assault", "intentional injury", "dangerous driving", "drug trafficking",
+     "bribery"),
+)
+
+
+def _closed_class_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
+    """The keypoint names a member of a closed class (a punishment, an offence) that the answer never names,
+    and a clause about the keypoint's party (or no one) names another member: "criminal detention" for
+    "fixed-term imprisonment", 拘役 for 有期徒刑, theft for robbery."""
+    lang, ans = scene.language, scene.answer
+    kp_low = kt.text if lang == "zh" else kt.text.lower()
+    text = ans.text if lang == "zh" else ans.text.lower()
+    mine = set(kp_parties)
+    for members in CLOSED_CLASSES:
+        ours = [m for m in members if _has_member(kp_low, m, lang)]
+        if not ours or any(_has_member(text, m, lang) for m in ours):
+            continue
+        for c in ans.clauses:
+            if c.refusal:
+                continue
+            named = {i for p, _, i in scene.mentions if c.span[0] <= p < c.span[1]}
+            if mine and named and not named & mine:
+                continue  # a clause about someone else
+            clause = c.text if lang == "zh" else c.text.lower()
+            theirs = [m for m in members if m not in ours and _has_member(clause, m, lang)
+                      and not any(m in o for o in ours)]
+            if theirs:
+                return f"answer says {theirs[0]} where keypoint says {ours[0]}"
+    return None
+
+
+def _has_member(text: str, member: str, language: str) -> bool:
+    if language == "zh":
+        return member in text and not (member == "管制" and "管制刀具" in text)
+    return re.search(rf"\b{re.escape(member)}\b", text) is not None
