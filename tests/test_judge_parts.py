@@ -498,3 +498,12 @@ def test_another_member_of_a_closed_legal_class_is_wrong():
     assert label("She got 2 years and 1 month of criminal detention.", kp, "en") == "Wrong"
     assert label("被告人判处拘役三个月。", "被告人被判处有期徒刑三个月。", "zh") == "Wrong"
     assert label("被告人被判处有期徒刑三个月，缓刑六个月。", "被告人被判处有期徒刑三个月。", "zh") == "Relevant"
+
+
+def test_the_value_beside_the_keypoints_other_value_is_its_answer():
+    kp = "The acquisition on September 9, 2021 involved $41.2 million."
+    assert label("The company bought a 60% stake in Orin Ltd on October 2, 2021 ($41.2 million).", kp, "en") == "Wrong"
+    assert label("The company bought a 60% stake in Orin Ltd on September 9, 2021 ($41.2 million).", kp,
+                 "en") == "Relevant"
+    assert label("The drug was tamsulosin, 0.4 mg once daily.", "The dose was 5 mg, given orally once daily.",
+                 "en") == "Wrong"

@@ -240,7 +240,8 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
         if _refused_here(scene, words or kp_words, kp_parties):
             continue
         rival = _rival(k, words, kp_words, scene, [a for a in live if id(a) not in used], mine, values,
-                       swapped=elsewhere, kinds=kinds, others=others) or _listed(k, scene, live, used, found)
+                       swapped=elsewhere, kinds=kinds, others=others) or _listed(k, scene, live, used, found) \
+            or _paired(k, scene, live, used, found, others)
         if rival is not None:
             wrong.append(f"answer gives {rival.text} where keypoint has {k.text}")
     if wrong:
@@ -315,6 +316,25 @@ def _event_word(k: Value, scene: _Scene) -> str | None:
     spans = [(min(abs(a - k.span[1]), abs(k.span[0] - b)), w) for w, a, b in _token_spans(kt.masked, scene.language)]
     near = min(spans, default=None)
     return near[1] if near and near[0] <= 4 else None
+
+
+def _paired(k: Value, scene: _Scene, live: list[Value], used: set[int], found: list[tuple[Value, Value, bool]],
+            others: list[_Sibling]) -> Value | None:
+    """The keypoint's other value is in the answer, and the clause that holds it gives, in this value's place, the
+    one value of its kind there, which no keypoint states: "acquired … on October 27 ($87.57 million)" for "the
+    acquisition on November 17 involved $87.57 million"."""
+    ans = scene.answer
+    stated = [v for s in others for v in s.values]
+    for _, mate, _ in found:
+        clause = _clause_of(ans, mate.span[0])
+        if clause is None:
+            continue
+        here = [a for a in live if clause.span[0] <= a.span[0] < clause.span[1] and a is not mate
+                and (a.kind == k.kind or _conflicts(k, a))]
+        if len(here) == 1 and id(here[0]) not in used and _conflicts(k, here[0]) \
+                and not any(_same_value(v, here[0]) for v in stated):
+            return here[0]
+    return None
 
 
 def _listed(k: Value, scene: _Scene, live: list[Value], used: set[int], found: list[tuple[Value, Value, bool]]
