@@ -507,3 +507,9 @@ def test_the_value_beside_the_keypoints_other_value_is_its_answer():
                  "en") == "Relevant"
     assert label("The drug was tamsulosin, 0.4 mg once daily.", "The dose was 5 mg, given orally once daily.",
                  "en") == "Wrong"
+
+
+def test_an_ambiguous_numeric_date_is_read_as_the_texts_other_dates_are_written():
+    dates = [v.value for v in _analyse("17/03/2020 - a loan; 06/12/2020 - a contract", "en").values if v.kind == "date"]
+    assert dates == ["2020-03-17", "2020-12-06"]
+    assert [v.value for v in _analyse("06/12/2020 - a contract", "en").values if v.kind == "date"] == ["2020-06-12"]

@@ -240,8 +240,8 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
         if _refused_here(scene, words or kp_words, kp_parties):
             continue
         rival = _rival(k, words, kp_words, scene, [a for a in live if id(a) not in used], mine, values,
-                       swapped=elsewhere, kinds=kinds, others=others) or _listed(k, scene, live, used, found) \
-            or _paired(k, scene, live, used, found, others)
+                       swapped=elsewhere, kinds=kinds, others=others) or (None if _labelling_year(k, kt) else (
+            _listed(k, scene, live, used, found) or _paired(k, scene, live, used, found, others)))
         if rival is not None:
             wrong.append(f"answer gives {rival.text} where keypoint has {k.text}")
     if wrong:
@@ -329,8 +329,10 @@ def _paired(k: Value, scene: _Scene, live: list[Value], used: set[int], found: l
         clause = _clause_of(ans, mate.span[0])
         if clause is None:
             continue
-        here = [a for a in live if clause.span[0] <= a.span[0] < clause.span[1] and a is not mate
-                and (a.kind == k.kind or _conflicts(k, a))]
+        si = _sentence_index(ans, mate.span[0])
+        here = [a for a in live if a is not mate and (a.kind == k.kind or _conflicts(k, a)) and (
+            clause.span[0] <= a.span[0] < clause.span[1]
+            or (_sentence_index(ans, a.span[0]) == si and abs(a.span[0] - mate.span[0]) <= 40))]  # "DATE ($X)"
         if len(here) == 1 and id(here[0]) not in used and _conflicts(k, here[0]) \
                 and not any(_same_value(v, here[0]) for v in stated):
             return here[0]

@@ -278,11 +278,15 @@ _P_DATE_NUMERIC = re.compile(r"(?<![\d/.])(\d{1,2})([/.])(\d{1,2})\2(\d{4})(?![\
 
 
 def _find_dates_numeric(f: _Finder) -> None:
-    for m in _P_DATE_NUMERIC.finditer(f.text):
+    found = list(_P_DATE_NUMERIC.finditer(f.text))
+    # 22/08/2022 can only be day first, 08/22/2022 only month first; 03/05/2019 is read the way the text's other
+    # dates are written (one day-first date makes the text day-first), else the American way (dotted dates,
+    # 05.03.2019, the European way)
+    day_first = any(int(m[1]) > 12 for m in found) and not any(int(m[3]) > 12 for m in found)
+    for m in found:
         first, second = int(m[1]), int(m[3])
-        # 22/08/2022 can only be day first, 08/22/2022 only month first; 03/05/2019 is read the American way
-        # (dotted dates, 05.03.2019, the European way)
-        day, month = (first, second) if first > 12 or (m[2] == "." and second <= 12) else (second, first)
+        day, month = (first, second) if first > 12 or (second <= 12 and (m[2] == "." or day_first)) \
+            else (second, first)
         f.add("date", _date_value(int(m[4]), month, day), *m.span())
 
 
