@@ -72,7 +72,6 @@ from dragonforge.judge.substitution import (
 from dragonforge.judge.values import (
     Value,
     _conflicts,
-    _find_all_values,
     _same_value,
     _specific,
     _value_phrase,
@@ -119,8 +118,8 @@ def judge_keypoints(answer: str, keypoints: list[str], language: str,
         entities = _with_short_names(entities)
     scene = _Scene(ans, language, entities, _mentions(answer, entities, language), known)
     if question:  # what the question already says is its premise, not what a keypoint asks the answer to state
-        scene.premise, scene.premise_values = _premise(question, language)
-        scene.question = question if language == "zh" else question.lower()
+        question = expand(question, language)
+        scene.question = question if language == "zh" else en_number_words(question).lower()
     scene.keypoints = [_Sibling(kt, tuple(_fact_values(kt, kp_facts)),
                                 frozenset(i for _, _, i in scene.mentions_in(kt.text)), _kp_words(kt, scene))
                        for kt, kp_facts in zip(kp_texts, facts, strict=False)]
@@ -132,14 +131,6 @@ def judge_keypoints(answer: str, keypoints: list[str], language: str,
         label, reason = _judge_one(kt, scene, kp_facts)
         out.append(KeypointLabel(keypoint=kp, label=label, reason=reason))
     return out
-
-
-def _premise(question: str, language: str) -> tuple[frozenset[str], tuple[Value, ...]]:
-    """The question's content words and values (its values blanked before its words are read)."""
-    text = expand(question, language)
-    found = _find_all_values(text, language)
-    masked = "".join(" " if found.taken[i] else c for i, c in enumerate(text))
-    return frozenset(_content_tokens(masked, language)), tuple(found.values)
 
 
 def _facts(given: Sequence[KeypointFact | dict] | None) -> list[KeypointFact]:

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 from dragonforge.judge.analysis import _analyse, _Clause, _clause_of, _sentence_index, _Text
 from dragonforge.judge.entities import _Entity, _mentions, _party_kind
-from dragonforge.judge.values import Value, ValueKind
-from dragonforge.judge.words import _share, _token_spans
+from dragonforge.judge.values import Value, ValueKind, _find_all_values
+from dragonforge.judge.words import _content_tokens, _share, _token_spans
 from dragonforge.models import KeypointFact
 
 _P_CODE_EN = re.compile(r"\b[A-Z]{2,6}\b")
@@ -38,10 +38,25 @@ class _Scene:
     mentions: list[tuple[int, int, int]]
     from_keypoints: int  # entities[:from_keypoints] are named by the keypoints; the rest only by the answer
     keypoints: list[_Sibling] = field(default_factory=list)  # every keypoint of the query
-    premise: frozenset[str] = frozenset()  # the question's content words: what it asks about, not what it asks
-    premise_values: tuple[Value, ...] = ()  # the question's values ("born on March 3, 1970": which one?)
     question: str = ""  # the question (lower case in English): the parties it names are its premise
     _memo: dict = field(default_factory=dict)
+
+    @property
+    def premise(self) -> frozenset[str]:
+        """The question's content words: what it asks about, not what it asks (read once, when first needed)."""
+        return self._premise()[0]
+
+    @property
+    def premise_values(self) -> tuple[Value, ...]:
+        """The question's values ("born on March 3, 1970": which one?)."""
+        return self._premise()[1]
+
+    def _premise(self) -> tuple[frozenset[str], tuple[Value, ...]]:
+        found = self._memo.get("premise")
+        if found is None:
+            found = self._memo["premise"] = _read_question(self.question, self.language) if self.question \
+                else (frozenset(), ())
+        return found
 
     def others(self, kt: _Text) -> list[_Sibling]:
         """The query's other keypoints: what they assert tells whose a value is."""
@@ -146,6 +161,13 @@ def _kp_words(kt: _Text, scene: _Scene, span: tuple[int, int] | None = None) -> 
     skip = [v.span for v in kt.values] + [(m[0], m[1]) for m in scene.mentions_in(kt.text)]
     return tuple(dict.fromkeys(w for w, p, q in _token_spans(kt.text, scene.language)
                                if a <= p and q <= b and not any(p < y and x < q for x, y in skip)))
+
+
+def _read_question(question: str, language: str) -> tuple[frozenset[str], tuple[Value, ...]]:
+    """A question's content words and values (its values blanked before its words are read)."""
+    found = _find_all_values(question, language)
+    masked = "".join(" " if found.taken[i] else c for i, c in enumerate(question))
+    return frozenset(_content_tokens(masked, language)), tuple(found.values)
 
 
 def _blank_names(text: str, aliases: list[str]) -> str:
