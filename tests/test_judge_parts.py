@@ -513,3 +513,11 @@ def test_an_ambiguous_numeric_date_is_read_as_the_texts_other_dates_are_written(
     dates = [v.value for v in _analyse("17/03/2020 - a loan; 06/12/2020 - a contract", "en").values if v.kind == "date"]
     assert dates == ["2020-03-17", "2020-12-06"]
     assert [v.value for v in _analyse("06/12/2020 - a contract", "en").values if v.kind == "date"] == ["2020-06-12"]
+
+
+def test_two_values_the_keypoint_pairs_paired_otherwise_by_the_answer_are_wrong():
+    kps = ["The buyback on May 4, 2021 involved $12.6 million.", "The bond issue on June 9, 2021 involved $40.2 million."]
+    answer = "A buyback on May 4, 2021 worth $40.2 million; a bond issue on June 9, 2021 raising $12.6 million."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Wrong", "Wrong"]
+    table = "2021-05-04 buyback, $12.6M\n2021-06-09 bond issue, $40.2M"
+    assert [lab.label for lab in judge_keypoints(table, kps, "en")] == ["Relevant", "Relevant"]

@@ -225,6 +225,20 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
             if any(b is not a and _sentence_index(ans, b.span[0]) == si for b in mates):
                 wrong.append(f"answer gives {a.text} under another keypoint's label")
                 break
+        # two values the keypoint states together, found apart, where the first one stands beside another value
+        # of the second's kind: the answer pairs them otherwise ("restructuring on March 17 worth $79.43 million;
+        # a financing … raising $29.74 million" for "the restructuring on March 17 involved $29.74 million")
+        for k1, a1, _ in found:
+            for k2, a2, _ in found:
+                if k1 is k2 or k1.kind == k2.kind or _beside(ans, a1, a2) or re.fullmatch(r"\d{4}", str(k1.value)):
+                    continue  # (a year alone dates a period, where a figure and its last year's may both stand)
+                other = [b for b in live if b is not a1 and b is not a2 and _beside(ans, a1, b)
+                         and b.kind == k2.kind and _conflicts(k2, b)]
+                if len(other) == 1:
+                    wrong.append(f"answer gives {other[0].text} with {a1.text} where keypoint has {k2.text}")
+                    break
+            if wrong:
+                break
     kp_words = _kp_words(kt, scene)
     used = {id(a) for _, a, _ in found}
     for k, words, elsewhere in missing:
@@ -309,6 +323,16 @@ def _event_word(k: Value, scene: _Scene) -> str | None:
     return near[1] if near and near[0] <= 4 else None
 
 
+def _beside(ans: _Text, a: Value, b: Value) -> bool:
+    """Are two values of a text said together: in one clause, or 40 characters apart in one sentence?"""
+    lo, hi = sorted((a.span[0], b.span[0]))
+    if "\n" in ans.text[lo:hi]:
+        return False  # a line of a list or table ends what is said together
+    clause = _clause_of(ans, a.span[0])
+    return (clause is not None and clause.span[0] <= b.span[0] < clause.span[1]) or (
+        _sentence_index(ans, a.span[0]) == _sentence_index(ans, b.span[0]) and hi - lo <= 40)
+
+
 def _paired(k: Value, scene: _Scene, live: list[Value], used: set[int], found: list[tuple[Value, Value, bool]],
             others: list[_Sibling]) -> Value | None:
     """The keypoint's other value is in the answer, and the clause that holds it gives, in this value's place, the
@@ -320,10 +344,7 @@ def _paired(k: Value, scene: _Scene, live: list[Value], used: set[int], found: l
         clause = _clause_of(ans, mate.span[0])
         if clause is None:
             continue
-        si = _sentence_index(ans, mate.span[0])
-        here = [a for a in live if a is not mate and (a.kind == k.kind or _conflicts(k, a)) and (
-            clause.span[0] <= a.span[0] < clause.span[1]
-            or (_sentence_index(ans, a.span[0]) == si and abs(a.span[0] - mate.span[0]) <= 40))]  # "DATE ($X)"
+        here = [a for a in live if a is not mate and (a.kind == k.kind or _conflicts(k, a)) and _beside(ans, mate, a)]
         if len(here) == 1 and id(here[0]) not in used and _conflicts(k, here[0]) \
                 and not any(_same_value(v, here[0]) for v in stated):
             return here[0]
