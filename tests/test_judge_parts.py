@@ -521,3 +521,13 @@ def test_two_values_the_keypoint_pairs_paired_otherwise_by_the_answer_are_wrong(
     assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Wrong", "Wrong"]
     table = "2021-05-04 buyback, $12.6M\n2021-06-09 bond issue, $40.2M"
     assert [lab.label for lab in judge_keypoints(table, kps, "en")] == ["Relevant", "Relevant"]
+
+
+def test_another_person_in_the_keypoints_role_is_a_substitution():
+    facts = [[{"doc_id": 1, "key": "surgeon", "kind": "person", "text": "Lena Moss", "value": "Lena Moss", "unit": None}]]
+    kp = "Doctor Lena Moss was in charge of the operation."
+    answer = "She had a lumpectomy on May 2, 2022, performed by Doctor Ivan Bell."
+    lab = judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0]
+    assert (lab.label, lab.reason) == ("Wrong", "answer names Ivan Bell where keypoint names Lena Moss")
+    assert judge_keypoints("She had a lumpectomy on May 2, 2022.", [kp], "en", keypoint_facts=facts)[0].label \
+        == "Irrelevant"

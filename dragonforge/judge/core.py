@@ -168,11 +168,37 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
             _swapped_roles(kt, scene) or _reversed_relation(kt, scene) or _closed_class_swap(kt, scene, kp_parties)
         if swapped:
             return "Wrong", swapped
-    missing = [scene.entities[i].name for i in named_by_facts if not scene.mentioned(i)
-               and not any(a in scene.question for a in scene.entities[i].aliases)]  # the question names it
-    if label == "Relevant" and missing:
-        return "Irrelevant", f"does not name {missing[0]}"  # a build fact's name is the keypoint's value
+    absent = [i for i in named_by_facts if not scene.mentioned(i)
+              and not any(a in scene.question for a in scene.entities[i].aliases)]  # the question names it
+    if absent:
+        other = _stand_in(kt, scene, absent[0], kp_parties)
+        if other is not None:
+            return "Wrong", f"answer names {scene.entities[other].name} where keypoint names {scene.entities[absent[0]].name}"
+    if label == "Relevant" and absent:
+        return "Irrelevant", f"does not name {scene.entities[absent[0]].name}"  # a build fact's name is the value
     return label, reason
+
+
+def _stand_in(kt: _Text, scene: _Scene, person: int, kp_parties: list[int]) -> int | None:
+    """Another person, named by the answer alone, in a clause that says the keypoint's role words about the
+    keypoint's other party (or no one): "performed by Doctor B" for "Doctor A was in charge of the operation",
+    "由丙出庭支持公诉" for "检察员甲在乙一案中出庭"."""
+    if scene.entities[person].org:
+        return None
+    lang, ans = scene.language, scene.answer
+    words = set(_kp_words(kt, scene))
+    rest = set(kp_parties) - {person}
+    for c in ans.clauses:
+        if c.refusal:
+            continue
+        named = [i for p, _, i in scene.mentions if c.span[0] <= p < c.span[1]]
+        others = [i for i in named if i >= scene.from_keypoints and not scene.entities[i].org]
+        if not others or not words & set(_content_tokens(scene.blank(c.text), lang)):
+            continue
+        if rest and not (scene.parties(c.span[0]) | set(named)) & rest:
+            continue  # the role in another party's case or company
+        return others[0]
+    return None
 
 
 def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: list[int]) -> tuple[Label, str]:
