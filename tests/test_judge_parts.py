@@ -531,3 +531,18 @@ def test_another_person_in_the_keypoints_role_is_a_substitution():
     assert (lab.label, lab.reason) == ("Wrong", "answer names Ivan Bell where keypoint names Lena Moss")
     assert judge_keypoints("She had a lumpectomy on May 2, 2022.", [kp], "en", keypoint_facts=facts)[0].label \
         == "Irrelevant"
+
+
+def test_a_reading_on_the_other_side_of_its_reference_range_is_wrong():
+    kp = "血钾为3.1mmol/L，低于参考范围。"
+    assert label("血钾3.1 mmol/L，在正常范围内；血钠138 mmol/L，正常。", kp, "zh") == "Wrong"
+    assert label("血钾3.1 mmol/L，偏低；血钠138 mmol/L，正常。", kp, "zh") == "Relevant"
+    kp = "Serum potassium was 5.9 mmol/L, above the reference range."
+    assert label("Potassium 5.9 mmol/L (within the normal range); sodium 139 mmol/L.", kp, "en") == "Wrong"
+    assert label("Potassium 5.9 mmol/L (elevated); sodium 139 mmol/L, normal.", kp, "en") == "Relevant"
+
+
+def test_how_an_amount_is_said_is_no_label_of_its_own():
+    kps = ["The agreement is worth $61.7 million.", "It covers warehouse automation services."]
+    answer = "Orlo Inc signed a warehouse automation agreement. The agreement is valued at $16.7 million."
+    assert judge_keypoints(answer, kps, "en")[0].label == "Wrong"

@@ -77,7 +77,7 @@ from dragonforge.judge.values import (
     _value_phrase,
     en_number_words,
 )
-from dragonforge.judge.words import _P_CJK, _content_tokens, _coverage, _share, _token_spans
+from dragonforge.judge.words import _P_CJK, _content_tokens, _coverage, _share, _stem, _token_spans
 from dragonforge.models import KeypointFact
 
 _P_NUMBERING = re.compile(r"^\s*\d+\s*[.、)）]\s*")
@@ -240,7 +240,11 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
         if k_dir and a_dir and k_dir != a_dir:
             wrong.append(f"reversed direction: answer says it {'rose' if a_dir > 0 else 'fell'} ({best.text}) "
                          f"where keypoint says it {'rose' if k_dir > 0 else 'fell'}")
-        found.append((k, best, own))
+        k_status, a_status = _range_status(kt, k), _range_status(ans, best)
+        if k_status and a_status and k_status != a_status:
+            wrong.append(f"answer says {best.text} is {_STATUS_NAMES[a_status]} where keypoint says "
+                         f"{_STATUS_NAMES[k_status]}")
+        found.append((k, best, own or (k_status is not None and k_status == a_status)))  # "偏低" says "低于参考范围"
     # the keypoint's values said together in one sentence, one of them under another keypoint's label: the
     # answer gives this event's figure to another event ("March 17 - a financing of $29.74 million" for "the
     # restructuring on March 17 involved $29.74 million")
@@ -349,6 +353,37 @@ def _event_word(k: Value, scene: _Scene) -> str | None:
     return near[1] if near and near[0] <= 4 else None
 
 
+# A reading against its reference range: below, within, above (a general clinical reading, either language)
+_P_STATUS = {
+    "low": re.compile(r"低于(?:参考|正常)|偏低|降低|减低|下降|↓|\bbelow (?:the )?(?:reference|normal)|\b(?:low|decreased|"
+                      r"reduced)\b", re.I),
+    "high": re.compile(r"高于(?:参考|正常)|超出(?:参考|正常)|超过(?:参考|正常)|偏高|升高|增高|↑|\babove (?:the )?(?:reference|"
+                       r"normal)|\b(?:high|elevated|raised|increased)\b", re.I),
+    "normal": re.compile(r"(?:参考|正常)(?:值)?范围内|处于正常范围|(?<![不非异])正常|\bwithin (?:the )?(?:reference|normal)"
+                         r"|\bnormal\b", re.I),
+}
+_STATUS_NAMES = {"low": "below the reference range", "high": "above the reference range",
+                 "normal": "within the reference range"}
+_P_STATUS_END = re.compile(r"[；;。\n]|[,，]\s*[A-Za-z\u4e00-\u9fff-]{1,12}[：:]")
+
+
+def _range_status(t: _Text, v: Value) -> str | None:
+    """Where a reading is said to lie against its reference range, in the words right after it (up to the next
+    value or item): "68 mmHg，偏低", "9 mm/h, within the normal range", "(↓, ref 80-100)"."""
+    end = min([x.span[0] for x in t.values if x.span[0] > v.span[0]] + [len(t.text)])
+    after = t.text[v.span[1]:end]
+    stop = _P_STATUS_END.search(after)
+    after = after[:stop.start() if stop else len(after)][:40]
+    found = {name for name, pattern in _P_STATUS.items() if pattern.search(after)}
+    return found.pop() if len(found) == 1 else None
+
+
+# words that say a value is the amount of something ("is worth", "valued at", "totalling", "共计"): no label
+_AMOUNT_VERBS = frozenset({_stem(w) for w in ("worth", "valued", "value", "amount", "amounting", "totalling",
+                                                "totaling", "total", "involved", "involving", "sum", "came",
+                                                "stood", "reached")} | {"共计", "合计", "总计", "金额", "价值", "涉及", "达到"})
+
+
 def _beside(ans: _Text, a: Value, b: Value) -> bool:
     """Are two values of a text said together: in one clause, or 40 characters apart in one sentence?"""
     lo, hi = sorted((a.span[0], b.span[0]))
@@ -450,6 +485,7 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
             extra = {w for w in extra if not any(c in kw for kw in kp_words for c in w)}
         if extra and _share(words or kp_words, ctx, lang) >= CONTEXT_SAME_FACT:
             extra = set()  # the keypoint's own label is there: more words only say more
+        extra -= _AMOUNT_VERBS  # "valued at", "totalling", "共计": how an amount is said, not what it is of
         # an answer of one value, on the keypoint's topic, and for an amount under no label of its own
         # ("operating income" is not "net income"; a date's words name its event, said otherwise)
         single = len(ans.values) == 1 and not said_of and score > 0 and (not extra or k.kind == "date")
