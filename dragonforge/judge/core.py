@@ -339,9 +339,14 @@ def _same_digits(k: Value, a: Value) -> bool:
     return len(digits[0]) >= 3 and digits[0] == digits[1]
 
 
+def _keypoint_of(k: Value, scene: _Scene) -> _Text | None:
+    """The keypoint whose value ``k`` is."""
+    return next((s.text for s in scene.keypoints if any(v is k for v in s.values)), None)
+
+
 def _event_word(k: Value, scene: _Scene) -> str | None:
     """The content word written next to a keypoint's date, naming its event (出生 in "DATE出生于X", "born")."""
-    kt = next((s.text for s in scene.keypoints if any(v is k for v in s.values)), None)
+    kt = _keypoint_of(k, scene)
     if kt is None:
         return None
     if scene.language == "zh":  # the two characters written after the date, else before it (jieba may cut 出生于 as 出/生于)
@@ -439,9 +444,9 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
     distinct = tuple(w for w in words if w not in theirs)  # the words only this keypoint has
     best, best_score = None, -1.0
     event_word = _event_word(k, scene)
+    own_kp = _keypoint_of(k, scene)
+    own_text = own_kp.masked if own_kp is not None else ""
 
-    def kt_of(v: Value) -> str:
-        return next((s.text.masked for s in scene.keypoints if any(x is v for x in s.values)), "")
     # candidates not said of another party, and the keypoint's slot: no other keypoint of the query gives
     # a value of this kind (for this party)
     stated = [v for s in others for v in s.values] + [v for v in kp_values if v is not k]
@@ -474,7 +479,7 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
                                                                      a.span[1] + (4 if lang == "zh" else 12)])
         named_event = event_word is not None and _share((event_word,), beside, lang) > 0 and sum(
             _sentence_index(ans, b.span[0]) == _sentence_index(ans, a.span[0]) for b in candidates) == 1
-        if named_event and k.kind != "date" and _other_member(kt_of(k), ctx, lang):
+        if named_event and k.kind != "date" and _other_member(own_text, ctx, lang):
             named_event = False  # "房屋建筑板块收入占比66.5%" is another segment's share, not "工程设计板块…占比"
         if named_event or _same_digits(k, a):  # or the keypoint's own digits at another scale ($435.98 billion)
             named_event = True

@@ -18,7 +18,6 @@ _STOP_ZH = set("的 了 为 是 于 在 和 与 及 其 该 等 共 并 对 由 
                "根据 按照 约 达 达到 累计 全年 年度 本 此 各 被告人 患者 公司 本案 该案 位于".split())  # 位于: a copula of place
 _P_WORD_EN = re.compile(r"[a-z][a-z0-9]*(?:['’][a-z]+)?|\d+[a-z]+[a-z0-9]*")
 _P_CJK = re.compile(r"[\u4e00-\u9fff]")
-_STEM_SUFFIXES = ("ing", "ed", "es", "s", "e")
 
 
 _SEX_WORDS_EN = {"man": "male", "men": "male", "woman": "female", "women": "female"}
