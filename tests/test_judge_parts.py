@@ -546,3 +546,14 @@ def test_how_an_amount_is_said_is_no_label_of_its_own():
     kps = ["The agreement is worth $61.7 million.", "It covers warehouse automation services."]
     answer = "Orlo Inc signed a warehouse automation agreement. The agreement is valued at $16.7 million."
     assert judge_keypoints(answer, kps, "en")[0].label == "Wrong"
+
+
+def test_another_date_of_the_party_is_wrong_unless_its_words_name_another_event():
+    kps = ["The offence of Dana Voss was committed on March 3, 2021.", "Dana Voss was sentenced on May 9, 2022."]
+    crash = "Dana Voss caused the collision on March 8, 2021, and was sentenced on May 9, 2022."
+    assert [lab.label for lab in judge_keypoints(crash, kps, "en")] == ["Wrong", "Relevant"]
+    born = "Dana Voss, born on June 8, 1990, was sentenced on May 9, 2022."
+    assert [lab.label for lab in judge_keypoints(born, kps, "en")] == ["Irrelevant", "Relevant"]
+    kps = ["被告人许亮于2020年4月2日作案。", "法院于2021年1月5日作出判决。"]
+    assert judge_keypoints("许亮的犯罪时间为2020年5月12日，法院于2021年1月5日判决。", kps, "zh")[0].label == "Wrong"
+    assert judge_keypoints("许亮于2020年5月12日被刑事拘留，法院于2021年1月5日判决。", kps, "zh")[0].label == "Irrelevant"

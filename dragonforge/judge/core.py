@@ -38,6 +38,7 @@ from dragonforge.judge.labels import (
 from dragonforge.judge.parties import (
     _judge_comparison,
     _member_clash,
+    _other_event,
     _other_record,
     _parallel,
     _related_parties,
@@ -504,8 +505,10 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         # The keypoint's slot is alone and no keypoint gives this value: then the one value of the kind the
         # answer says of the party, or on the keypoint's topic, can only be its answer to this fact.
         # a term (of prison, of treatment) said of the keypoint's party is its answer to this slot, whatever
-        # words come with it ("got 5 years"); a date is not: a person's dates are of many events
-        event = k.kind == "duration" and same_party
+        # words come with it ("got 5 years"); a date too ("caused the crash on DATE" for "the offence was
+        # committed on DATE"), unless its words name another event than the keypoint's ("born on DATE")
+        event = same_party and (k.kind == "duration" or (k.kind == "date" and not _other_event(
+            own_kp, k, ans, a, lang)))
         slot = a in own and (
             (alone and len(own) == 1 and (not extra or event)) or
             (rivals_of and score > 0 and all(_share(tuple(w for w in s.words if w not in words), ctx, lang) < score

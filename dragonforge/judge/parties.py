@@ -14,7 +14,7 @@ from dragonforge.judge.labels import COVERAGE_RELEVANT, Label
 from dragonforge.judge.polarity import _comparatives
 from dragonforge.judge.scene import _NO_CLAUSE, _Scene, _Sibling, _unnamed
 from dragonforge.judge.values import Value, _conflicts, _same_value
-from dragonforge.judge.words import _coverage, _frame_tokens, _share, _word_spans
+from dragonforge.judge.words import _coverage, _frame_tokens, _share, _stem, _word_spans
 
 
 def _under_other_label(a: Value, words: tuple[str, ...], others: list[_Sibling], scene: _Scene,
@@ -319,3 +319,57 @@ def _reversed_relation(kt: _Text, scene: _Scene) -> str | None:
                 return (f"answer says {scene.entities[a].name} did to {scene.entities[p].name} what keypoint says "
                         f"{scene.entities[agent].name} did to {scene.entities[patient].name}")
     return None
+
+
+# The events a record dates, each in the words either language names it with (English as stems): a date
+# said beside one of them is that event's date. General to the genres' records: a person's life, a case's
+# procedure, a stay in hospital, a company's dealings.
+DATE_EVENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "birth": (("born", "birth"), ("出生", "生于")),
+    "death": (("die", "death", "deceas"), ("死亡", "去世", "逝世")),
+    "offence": (("offenc", "offens", "crime", "commit"), ("作案", "犯罪", "案发", "实施")),
+    "detention": (("detain", "detent", "custod"), ("拘留", "羁押")),
+    "arrest": (("arrest",), ("逮捕",)),
+    "bail": (("bail",), ("取保候审",)),
+    "prosecution": (("prosec", "indict", "file", "charg"), ("起诉", "公诉")),
+    "hearing": (("hear", "heard", "trial", "tri"), ("开庭", "庭审")),
+    "judgment": (("judgme", "senten", "verdic", "convic"), ("判决", "宣判", "判处")),
+    "admission": (("admit", "admiss"), ("入院", "收治")),
+    "discharge": (("discha",), ("出院",)),
+    "surgery": (("surger",), ("手术",)),
+    "follow-up": (("follow", "review", "revisit"), ("复诊", "复查", "随访")),
+    "onset": (("onset",), ("发病", "起病")),
+    "founding": (("establ", "incorp"), ("成立", "设立")),
+    "listing": (("ipo",), ("上市",)),
+    "meeting": (("meet",), ("会议", "大会")),
+}
+
+
+def _date_event(t: _Text, v: Value, language: str) -> str | None:
+    """The event (``DATE_EVENTS``) named nearest to date ``v``: in its clause, else in the words of its sentence
+    that lead up to it ("was born in X, Y on DATE"); short of the neighbouring values either way."""
+    i = _sentence_index(t, v.span[0])
+    start = t.sentences[i][0] if i is not None else 0
+    start = max([start] + [o.span[1] for o in t.values if o is not v and start <= o.span[1] <= v.span[0]])
+    for a, b in (_context_span(t, v, t.values), (start, v.span[0])):
+        best: tuple[int, str] | None = None
+        for event, (en, zh) in DATE_EVENTS.items():
+            if language == "zh":
+                spots = [m.start() + a for w in zh for m in re.finditer(re.escape(w), t.masked[a:b])]
+            else:
+                spots = [m.start() + a for m in re.finditer(r"[A-Za-z][A-Za-z-]*", t.masked[a:b])
+                         if _stem(m.group()) in en]
+            for spot in spots:
+                gap = v.span[0] - spot if spot < v.span[0] else spot - v.span[1]
+                if best is None or gap < best[0]:
+                    best = (gap, event)
+        if best:
+            return best[1]
+    return None
+
+
+def _other_event(kt: _Text | None, k: Value, ans: _Text, a: Value, language: str) -> bool:
+    """Does the answer name, nearest to its date, another event than the keypoint names nearest to its own ("born on
+    DATE" against "the prosecution was filed on DATE")? A date of another event states nothing about this one."""
+    theirs = _date_event(ans, a, language)
+    return theirs is not None and (kt is None or theirs != _date_event(kt, k, language))
