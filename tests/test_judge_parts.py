@@ -557,3 +557,26 @@ def test_another_date_of_the_party_is_wrong_unless_its_words_name_another_event(
     kps = ["被告人许亮于2020年4月2日作案。", "法院于2021年1月5日作出判决。"]
     assert judge_keypoints("许亮的犯罪时间为2020年5月12日，法院于2021年1月5日判决。", kps, "zh")[0].label == "Wrong"
     assert judge_keypoints("许亮于2020年5月12日被刑事拘留，法院于2021年1月5日判决。", kps, "zh")[0].label == "Irrelevant"
+
+
+def test_two_parties_the_answer_pairs_the_other_way_are_swapped():
+    kps = ["检察员江晓梅在被告人罗刚一案中出庭。", "检察员韩冬在被告人孟凡一案中出庭。"]
+    crossed = "罗刚案：检察员韩冬出庭；孟凡案：检察员江晓梅出庭。"
+    assert [lab.label for lab in judge_keypoints(crossed, kps, "zh")] == ["Wrong", "Wrong"]
+    right = "罗刚案：检察员江晓梅出庭；孟凡案：检察员韩冬出庭。"
+    assert [lab.label for lab in judge_keypoints(right, kps, "zh")] == ["Relevant", "Relevant"]
+    kp = "The Chief Executive Officer of Vale Foods Group is Nora Pike."
+    crossed = "Omar Reid chairs Vale Foods Group, where Jon Hale serves as CEO; Birch Mills Group is chaired by Ada Cole, " \
+              "with Nora Pike as CEO."
+    assert label(crossed, kp, "en") == "Wrong"
+    assert label("Vale Foods Group is led by CEO Nora Pike; Birch Mills Group by CEO Jon Hale.", kp, "en") == "Relevant"
+
+
+def test_a_person_named_in_another_role_and_never_in_the_keypoints_is_wrong():
+    kp = "Birch Mills Group is chaired by Ada Cole."
+    assert label("Birch Mills Group: Chairman Jon Hale, CEO Ada Cole.", kp, "en") == "Wrong"
+    assert label("Birch Mills Group: Chairman Ada Cole, CEO Jon Hale.", kp, "en") == "Relevant"
+    assert label("Ada Cole is both chair and CEO of Birch Mills Group.", kp, "en") == "Relevant"
+    kp = "张云为被告人秦旭辩护。"
+    assert label("张云是秦旭的辩护人，秦旭被判处有期徒刑5年2个月。", kp, "zh") == "Relevant"
+    assert label("被害人秦旭由张云代理。", kp, "zh") == "Wrong"

@@ -36,10 +36,12 @@ from dragonforge.judge.labels import (
     Label,
 )
 from dragonforge.judge.parties import (
+    _crossed_pair,
     _judge_comparison,
     _member_clash,
     _other_event,
     _other_record,
+    _other_role,
     _parallel,
     _related_parties,
     _reversed_relation,
@@ -166,7 +168,8 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
     if label != "Wrong":
         swapped = _frame_substitution(kt, scene, kp_parties) or _swapped_clause(kt, scene) or \
             _topic_negated(kt, scene, kp_parties) or _value_swap(kt, scene, kp_parties, facts) or \
-            _swapped_roles(kt, scene) or _reversed_relation(kt, scene) or _closed_class_swap(kt, scene, kp_parties)
+            _swapped_roles(kt, scene) or _reversed_relation(kt, scene) or _closed_class_swap(kt, scene, kp_parties) \
+            or _crossed_pair(kt, scene, kp_parties, _kp_words(kt, scene)) or _other_role(kt, scene, kp_parties)
         if swapped:
             return "Wrong", swapped
     absent = [i for i in named_by_facts if not scene.mentioned(i)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from dragonforge.judge.analysis import _clause_of, _context_span, _sentence_index, _Text
-from dragonforge.judge.entities import _org_kind
+from dragonforge.judge.entities import _org_kind, _party_kind
 from dragonforge.judge.labels import COVERAGE_RELEVANT, Label
 from dragonforge.judge.polarity import _comparatives
 from dragonforge.judge.scene import _NO_CLAUSE, _Scene, _Sibling, _unnamed
@@ -373,3 +373,129 @@ def _other_event(kt: _Text | None, k: Value, ans: _Text, a: Value, language: str
     DATE" against "the prosecution was filed on DATE")? A date of another event states nothing about this one."""
     theirs = _date_event(ans, a, language)
     return theirs is not None and (kt is None or theirs != _date_event(kt, k, language))
+
+
+_P_SEGMENT = re.compile(r"[；;\n]|[。.!?！？](?:\s|$)")
+
+
+def _segments(t: _Text) -> list[tuple[int, int]]:
+    """The stretches of a text said together: its sentences, cut again at semicolons and line ends (a list, a
+    table's rows, "A's case: …; B's case: …")."""
+    out, start = [], 0
+    for m in _P_SEGMENT.finditer(t.text):
+        if m.end() > start:
+            out.append((start, m.end()))
+        start = m.end()
+    if start < len(t.text):
+        out.append((start, len(t.text)))
+    return out
+
+
+def _crossed_pair(kt: _Text, scene: _Scene, kp_parties: list[int], words: tuple[str, ...]) -> str | None:
+    """The keypoint pairs two parties (a prosecutor and a defendant's case, a CEO and a company); the answer never
+    says them together, but says each, with the keypoint's words, beside another party of the other's kind:
+    "A's case: prosecutor Q …; B's case: prosecutor P" for "prosecutor P appeared in A's case"."""
+    pair = list(dict.fromkeys(kp_parties))
+    if len(pair) != 2 or not words or not all(scene.mentioned(i) for i in pair):
+        return None
+    lang, ans = scene.language, scene.answer
+    together: list[set[int]] = []
+    said: list[str] = []
+    for a, b in _segments(ans):
+        clause = _clause_of(ans, a)
+        if clause is not None and clause.refusal:
+            continue
+        together.append({i for p, _, i in scene.mentions if a <= p < b})
+        said.append(scene.blank(ans.masked[a:b]))
+    if any(set(pair) <= named for named in together):
+        return None
+    kinds = [_party_kind(scene.entities[i]) for i in pair]
+    crossed = []
+    for me, other, other_kind in ((pair[0], pair[1], kinds[1]), (pair[1], pair[0], kinds[0])):
+        stand_in = next((j for named, text in zip(together, said, strict=True) if me in named
+                         and _share(words, text, lang) > 0
+                         for j in named if j != other and j not in pair
+                         and _party_kind(scene.entities[j]) == other_kind), None)
+        if stand_in is None:
+            return None
+        crossed.append(stand_in)
+    return (f"answer pairs {scene.entities[pair[0]].name} with {scene.entities[crossed[0]].name} and "
+            f"{scene.entities[pair[1]].name} with {scene.entities[crossed[1]].name}")
+
+
+# Roles one person holds in a record, by the words either language names them with: a company's officers, a
+# court's members and the parties to a case, a ward's physicians. Generic titles (doctor, judge, 医生) name no
+# role of their own and are left out.
+ROLES: dict[str, tuple[str, ...]] = {
+    "chair": (r"chair(?:man|woman|person)?", r"chairs", r"chaired", "董事长"),
+    "chief executive": (r"chief executive(?: officer)?", "首席执行官"),
+    "chief financial officer": (r"chief financial officer", r"finance director", "首席财务官", "财务总监"),
+    "chief operating officer": (r"chief operating officer", "首席运营官"),
+    "chief technology officer": (r"chief technology officer", "首席技术官"),
+    "general manager": (r"general manager", "总经理"),
+    "board secretary": (r"(?:board|company) secretary", "董事会秘书", "董秘"),
+    "presiding judge": (r"presiding judge", r"presided", "审判长"),
+    "associate judge": ("审判员",),
+    "people's assessor": (r"(?:people's |lay )?assessor", "人民陪审员"),
+    "clerk": (r"(?:court )?clerk", "书记员"),
+    "prosecutor": (r"prosecutor", r"procurator", "检察员", "检察官", "公诉人"),
+    "defence counsel": (r"defen[cs]e (?:counsel|lawyer|attorney)", "辩护人"),
+    "defendant": (r"defendant", "被告人"),
+    "victim": (r"victim", "被害人"),
+    "witness": (r"witness", "证人"),
+    "attending physician": (r"attending (?:physician|doctor)", "主治医师"),
+    "chief physician": (r"chief physician", "主任医师"),
+    "resident physician": (r"resident (?:physician|doctor)", "住院医师"),
+}
+_P_ROLE_EN = re.compile("|".join(rf"(?P<r{n}>\b(?:{'|'.join(p for p in ps if p.isascii())})\b)"
+                                 for n, ps in enumerate(ROLES.values()) if any(p.isascii() for p in ps)), re.I)
+_P_ROLE_ZH = re.compile("|".join(f"(?P<r{n}>{'|'.join(p for p in ps if not p.isascii())})"
+                                 for n, ps in enumerate(ROLES.values()) if not all(p.isascii() for p in ps)))
+_ROLE_NAMES = list(ROLES)
+_P_ROLE_PIECE = re.compile(r"[,;:，；：。\n|]|(?<=[a-z])\.\s|\bwhile\b|\bwhereas\b|而")
+
+
+def _roles_held(text: str, mentions: list[tuple[int, int, int]], scene: _Scene) -> dict[int, set[str]]:
+    """The roles each person is named in: the title written just before the name ("CEO Jo Lin", "检察员师淑华"),
+    and, in a piece of the text (cut at commas, colons, semicolons) that names one person, every role it names
+    ("Jo Lin chairs X", "with Jo Lin as chief executive")."""
+    pattern = _P_ROLE_ZH if scene.language == "zh" else _P_ROLE_EN
+    roles = [(m.start(), m.end(), _ROLE_NAMES[int(str(m.lastgroup)[1:])])
+             for m in pattern.finditer(text)]
+    if not roles:
+        return {}
+    people = [m for m in mentions if not scene.entities[m[2]].org]
+    held: dict[int, set[str]] = {}
+    for a, _, i in people:
+        before = [r for s, e, r in roles if 0 <= a - e <= 2 and not text[e:a].strip()]
+        if before:
+            held.setdefault(i, set()).add(before[-1])
+    cuts = [0] + [m.end() for m in _P_ROLE_PIECE.finditer(text)] + [len(text)]
+    for lo, hi in zip(cuts, cuts[1:], strict=False):
+        here = {i for a, _, i in people if lo <= a < hi}
+        if len(here) == 1:
+            named = {r for s, _, r in roles if lo <= s < hi}
+            if named:
+                held.setdefault(here.pop(), set()).update(named)
+    return held
+
+
+def _other_role(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
+    """A person the keypoint names in a role, whom the answer names in other roles and never in that one: "Chairman
+    Tim Day, CEO Mia Ross" for "the company is chaired by Mia Ross"."""
+    people = [i for i in dict.fromkeys(kp_parties) if not scene.entities[i].org]
+    if not people:
+        return None
+    kp_held = _roles_held(kt.text, scene.mentions_in(kt.text), scene)
+    if not kp_held:
+        return None
+    held = scene._memo.get("roles held")
+    if held is None:
+        live = [m for m in scene.mentions if not (_clause_of(scene.answer, m[0]) or _NO_CLAUSE).refusal]
+        held = scene._memo["roles held"] = _roles_held(scene.answer.text, live, scene)
+    for i in people:
+        ours, theirs = kp_held.get(i, set()), held.get(i, set())
+        if len(ours) == 1 and theirs and not ours & theirs:
+            return (f"answer names {scene.entities[i].name} as {sorted(theirs)[0]} where keypoint names them "
+                    f"as {next(iter(ours))}")
+    return None
