@@ -402,6 +402,8 @@ def test_build_facts_require_the_names_they_carry():
     ("无法回答", "zh"),
     ("资料中未披露该公司新获授权专利数量。", "zh"),
     ("抱歉，检索到的文档中没有关于假释的信息。", "zh"),
+    ("The dose is not given in the record.", "en"),
+    ("Her blood type is not stated anywhere.", "en"),
 ])
 def test_refusals_and_no_information_answers_are_refusals(answer, language):
     assert is_refusal(answer, language)
@@ -412,6 +414,7 @@ def test_refusals_and_no_information_answers_are_refusals(answer, language):
     ("There is no explicit record, but the patient was most likely assigned bed 12.", "en"),
     ("The total cost was $12,870; the records do not break down medication costs.", "en"),
     ("翁秀芳于2022年10月获得假释。", "zh"),
+    ("The patient was not given levofloxacin.", "en"),
     ("", "en"),
 ])
 def test_answers_that_assert_facts_or_guess_are_not_refusals(answer, language):

@@ -22,7 +22,9 @@ _P_REFUSAL_EN = re.compile(
     r"(?:do|does|did)(?: not|n't) (?:\w+ ){0,2}?(?:contain|mention|specify|state|include|provide|say|indicate|"
     r"disclose|name|break down|record|give|list|show|report|cover|have (?:\w+ ){0,2}?(?:information|data|details|records?))|"
     r"(?:is|are|was|were)(?: not|n't) (?:\w+ )?(?:mentioned|specified|stated|provided|available|included|disclosed|"
-    r"recorded|given|found|listed|reported|known)(?!\s+(?:to|guilty|a|an|the|as)\b)|"  # "was not found to have", "not given a"
+    r"recorded|given|found|listed|reported|known)(?!\s+(?!(?:in|by|for|within|anywhere|here|there|explicitly|clearly|"
+    r"directly|specifically|separately|and|or|so|because|but|either|at|on|from|among|yet|that|this|these|those)\b)[A-Za-z])|"
+    # ("was not found to have", "was not given levofloxacin": what follows is said, not missing)
     r"no (?:explicit |specific |relevant |such |available )?(?:information|mention|record|data|details|evidence)|"
     r"(?:is|are|was|were)(?: not|n't) (?:in|given in|part of) (?:the|my|these|those) (?:\w+ )?(?:documents?|records?|"
     r"context|sources?|materials?|files?|reports?|passages?)|"
