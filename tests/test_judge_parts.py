@@ -500,6 +500,19 @@ def test_another_member_of_a_closed_legal_class_is_wrong():
     assert label("被告人被判处有期徒刑三个月，缓刑六个月。", "被告人被判处有期徒刑三个月。", "zh") == "Relevant"
 
 
+
+def test_another_member_of_a_closed_class_of_the_genres_records_is_wrong():
+    kp = "Cefuroxime 1.5 g was given intravenously twice daily."
+    assert label("She took cefuroxime 1.5 g by mouth twice daily.", kp, "en") == "Wrong"
+    assert label("Cefuroxime 1.5 g IV bid.", kp, "en") == "Relevant"
+    assert label("被告人文化程度为高中。", "被告人文化程度为初中。", "zh") == "Wrong"
+    assert label("被告人初中文化。", "被告人文化程度为初中。", "zh") == "Relevant"
+    kp = "The auditor issued an unqualified opinion."
+    assert label("The auditor issued a qualified opinion.", kp, "en") == "Wrong"
+    assert label("审计机构出具了保留意见。", "审计机构出具了标准无保留意见。", "zh") == "Wrong"
+    assert label("审计机构出具了无保留意见的审计报告。", "审计机构出具了标准无保留意见。", "zh") == "Relevant"
+
+
 def test_the_value_beside_the_keypoints_other_value_is_its_answer():
     kp = "The acquisition on September 9, 2021 involved $41.2 million."
     assert label("The company bought a 60% stake in Orin Ltd on October 2, 2021 ($41.2 million).", kp, "en") == "Wrong"

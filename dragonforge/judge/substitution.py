@@ -389,23 +389,44 @@ def _value_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[Key
     return None
 
 
-# --- members of a closed legal class -----------------------------------------------------------------
+# --- members of a closed class ----------------------------------------------------------------------
 
-# Classes whose members exclude each other, in the legal genre: the principal punishments of a criminal
-# judgment, and common offences named in English (Chinese ones share the head 罪, see ZH_CLASS_HEADS).
+# Classes whose members exclude each other, general to the genres' records: the principal punishments of a
+# criminal judgment and common offences named in English (Chinese ones share the head 罪, see ZH_CLASS_HEADS);
+# the routes a drug is given by; laterality; a person's sex, education and marital status; an auditor's
+# opinion; a trial's procedure; a listing's exchange. A member is one or more forms, "|" between them;
+# forms of either language may stand in one member (each text is searched for those of its own language).
 CLOSED_CLASSES: tuple[tuple[str, ...], ...] = (
     ("fixed-term imprisonment", "criminal detention", "public surveillance", "life imprisonment", "death penalty"),
     ("有期徒刑", "拘役", "管制", "无期徒刑", "死刑"),
     ("theft", "robbery", "fraud", "embezzlement", "burglary", "arson", "murder", "manslaughter", "smuggling",
      "extortion", "forgery", "kidnapping", "assault", "intentional injury", "dangerous driving", "drug trafficking",
      "bribery"),
+    ("intravenous|intravenously|intravenous infusion|静脉滴注|静脉注射|静滴|静注|静脉输注|经静脉",
+     "oral|orally|by mouth|口服", "intramuscular|intramuscularly|肌内注射|肌肉注射|肌注",
+     "subcutaneous|subcutaneously|皮下注射", "topical|topically|外用", "sublingual|sublingually|舌下含服",
+     "inhaled|by inhalation|雾化吸入"),
+    ("左侧", "右侧", "双侧"),
+    ("male|man|boy|男性", "female|woman|girl|女性"),
+    ("primary school|elementary school|小学", "junior high school|junior middle school|初中",
+     "senior high school|senior middle school|高中", "technical secondary school|中专",
+     "junior college|associate degree|大专", "undergraduate|bachelor's degree|本科",
+     "postgraduate|master's degree|研究生|硕士", "doctorate|doctoral degree|phd|博士"),
+    ("married|已婚", "unmarried|never married|未婚", "divorced|离异|离婚", "widowed|丧偶"),
+    ("unqualified opinion|clean opinion|无保留意见", "qualified opinion|保留意见", "adverse opinion|否定意见",
+     "disclaimer of opinion|无法表示意见"),
+    ("summary procedure|简易程序", "ordinary procedure|普通程序", "fast-track procedure|速裁程序"),
+    ("shanghai stock exchange|上海证券交易所|上交所", "shenzhen stock exchange|深圳证券交易所|深交所",
+     "new york stock exchange|nyse", "nasdaq", "hong kong stock exchange|香港联合交易所|港交所",
+     "london stock exchange", "beijing stock exchange|北京证券交易所|北交所"),
 )
 
 
 def _closed_class_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
-    """The keypoint names a member of a closed class (a punishment, an offence) that the answer never names,
-    and a clause about the keypoint's party (or no one) names another member: "criminal detention" for
-    "fixed-term imprisonment", 拘役 for 有期徒刑, theft for robbery."""
+    """The keypoint names a member of a closed class (a punishment, an offence, a route, a sex, an education)
+    that the answer never names, and a clause about the keypoint's party (or no one) names another member:
+    "criminal detention" for "fixed-term imprisonment", 拘役 for 有期徒刑, theft for robbery, "by mouth" for
+    "intravenously"."""
     lang, ans = scene.language, scene.answer
     kp_low = kt.text if lang == "zh" else kt.text.lower()
     if not _P_ANY_MEMBER.search(kp_low):
@@ -414,8 +435,8 @@ def _closed_class_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str |
     mine = set(kp_parties)
     for members in CLOSED_CLASSES:
         ours = [m for m in members if _has_member(kp_low, m, lang)]
-        if not ours or any(_has_member(text, m, lang) for m in ours):
-            continue
+        if len(ours) != 1 or _has_member(text, ours[0], lang):
+            continue  # (a keypoint naming two members of a class is about both)
         for c in ans.clauses:
             if c.refusal:
                 continue
@@ -423,17 +444,25 @@ def _closed_class_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str |
             if mine and named and not named & mine:
                 continue  # a clause about someone else
             clause = c.text if lang == "zh" else c.text.lower()
-            theirs = [m for m in members if m not in ours and _has_member(clause, m, lang)
-                      and not any(m in o for o in ours)]
+            theirs = [m for m in members if m != ours[0] and _has_member(clause, m, lang)
+                      and not any(f in o for f in _forms(m, lang) for o in _forms(ours[0], lang))]
             if theirs:
-                return f"answer says {theirs[0]} where keypoint says {ours[0]}"
+                return f"answer says {_forms(theirs[0], lang)[0]} where keypoint says {_forms(ours[0], lang)[0]}"
     return None
 
 
-_P_ANY_MEMBER = re.compile("|".join(re.escape(m) for members in CLOSED_CLASSES for m in members))
+def _forms(member: str, language: str) -> list[str]:
+    """A member's forms in one language (Chinese ones hold CJK characters)."""
+    forms = [f for f in member.split("|") if bool(_P_CJK.search(f)) == (language == "zh")]
+    return forms or ([] if language == "zh" else member.split("|"))
+
+
+_P_ANY_MEMBER = re.compile("|".join(re.escape(f) for members in CLOSED_CLASSES for m in members for f in m.split("|")))
 
 
 def _has_member(text: str, member: str, language: str) -> bool:
+    forms = _forms(member, language)
     if language == "zh":
-        return member in text and not (member == "管制" and "管制刀具" in text)
-    return re.search(rf"\b{re.escape(member)}\b", text) is not None
+        return any(f in text and not (f == "管制" and "管制刀具" in text) and
+                   not (f == "保留意见" and "无保留意见" in text) for f in forms)
+    return any(re.search(rf"\b{re.escape(f)}\b", text) is not None for f in forms)
