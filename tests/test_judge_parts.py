@@ -593,3 +593,11 @@ def test_a_person_named_in_another_role_and_never_in_the_keypoints_is_wrong():
     kp = "张云为被告人秦旭辩护。"
     assert label("张云是秦旭的辩护人，秦旭被判处有期徒刑5年2个月。", kp, "zh") == "Relevant"
     assert label("被害人秦旭由张云代理。", kp, "zh") == "Wrong"
+
+
+def test_a_date_of_the_keypoints_event_said_otherwise_is_wrong():
+    kps = ["Omar Reid was placed in criminal detention on March 4, 2021.", "Judgment was delivered on June 1, 2021."]
+    answer = "Omar Reid was detained on March 9, 2021 and prosecuted on April 2, 2021; he was sentenced on May 20, 2021."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Wrong", "Wrong"]
+    answer = "Omar Reid was detained on March 4, 2021 and prosecuted on April 2, 2021; judgment came on June 1, 2021."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Relevant", "Relevant"]

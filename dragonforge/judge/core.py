@@ -37,6 +37,7 @@ from dragonforge.judge.labels import (
 )
 from dragonforge.judge.parties import (
     _crossed_pair,
+    _date_event,
     _judge_comparison,
     _member_clash,
     _other_event,
@@ -450,6 +451,7 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
     event_word = _event_word(k, scene)
     own_kp = _keypoint_of(k, scene)
     own_text = own_kp.masked if own_kp is not None else ""
+    k_event = _date_event(own_kp, k, lang) if k.kind == "date" and own_kp is not None else None
 
     # candidates not said of another party, and the keypoint's slot: no other keypoint of the query gives
     # a value of this kind (for this party)
@@ -485,6 +487,8 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
             _sentence_index(ans, b.span[0]) == _sentence_index(ans, a.span[0]) for b in candidates) == 1
         if named_event and k.kind != "date" and _other_member(own_text, ctx, lang):
             named_event = False  # "房屋建筑板块收入占比66.5%" is another segment's share, not "工程设计板块…占比"
+        if k_event is not None and _date_event(ans, a, lang) == k_event:
+            named_event = True  # "detained on DATE" for "placed in criminal detention on DATE": the same event
         if named_event or _same_digits(k, a):  # or the keypoint's own digits at another scale ($435.98 billion)
             named_event = True
             score = max(score, CONTEXT_SAME_FACT)

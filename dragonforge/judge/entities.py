@@ -149,7 +149,11 @@ def _entities(text: str, language: str, taken: bytearray) -> list[_Entity]:
         for m in _P_ZH_ORG.finditer(text):
             lead = _P_ZH_ORG_LEAD.match(m[1])
             cut = lead.end() if lead and len(m[1]) - lead.end() >= 2 else 0
-            out.append(_entity_zh(m[0][cut:], True))  # (公司)收购明嘉环保有限公司: the company is 明嘉环保有限公司
+            name = m[0][cut:]
+            if name.count("（") > name.count("）"):  # 吴文（大连市甘井子区人民法院: the court opens after the bracket
+                name = name[name.rindex("（") + 1:]
+            if len(name) - len(m[2]) >= 2:
+                out.append(_entity_zh(name, True))  # (公司)收购明嘉环保有限公司: the company is 明嘉环保有限公司
         freq = _initialised_jieba().dt.FREQ
         plain = _P_ZH_NOT_A_NAME.sub(lambda m: "　" * len(m[0]), text)  # 中华人民共和国 holds no 华人民
         for m in _P_ZH_PERSON.finditer(plain):

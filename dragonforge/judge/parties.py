@@ -355,12 +355,14 @@ def _date_event(t: _Text, v: Value, language: str) -> str | None:
         best: tuple[int, str] | None = None
         for event, (en, zh) in DATE_EVENTS.items():
             if language == "zh":
-                spots = [m.start() + a for w in zh for m in re.finditer(re.escape(w), t.masked[a:b])]
+                spots = [(m.start() + a, m.end() + a) for w in zh for m in re.finditer(re.escape(w), t.masked[a:b])]
             else:
-                spots = [m.start() + a for m in re.finditer(r"[A-Za-z][A-Za-z-]*", t.masked[a:b])
+                spots = [(m.start() + a, m.end() + a) for m in re.finditer(r"[A-Za-z][A-Za-z-]*", t.masked[a:b])
                          if _stem(m.group()) in en]
-            for spot in spots:
-                gap = v.span[0] - spot if spot < v.span[0] else spot - v.span[1]
+            for lo, hi in spots:
+                # English names an event before its date ("detained on DATE and prosecuted on …"), unless the
+                # date opens the clause ("On DATE, he was detained")
+                gap = v.span[0] - hi if hi <= v.span[0] else lo - v.span[1] + (12 if language == "en" else 0)
                 if best is None or gap < best[0]:
                     best = (gap, event)
         if best:
