@@ -601,3 +601,27 @@ def test_a_date_of_the_keypoints_event_said_otherwise_is_wrong():
     assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Wrong", "Wrong"]
     answer = "Omar Reid was detained on March 4, 2021 and prosecuted on April 2, 2021; judgment came on June 1, 2021."
     assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Relevant", "Relevant"]
+
+
+def test_another_person_in_the_keypoints_role_in_its_partys_stretch_is_wrong():
+    kps = ["Birch Mills Group is chaired by Ada Cole.", "Vale Foods Group is chaired by Omar Reid."]
+    answer = "- Birch Mills Group (Nasdaq: BMG): Chairman Jon Hale; CEO Ada Cole.\n- Vale Foods Group: Chair: Omar Reid."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Wrong", "Relevant"]
+    answer = "Birch Mills Group's chief executive is Jon Hale; Vale Foods Group is chaired by Omar Reid."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Irrelevant", "Relevant"]
+    kp = "The defendant detained on May 2, 2022 is Rosa Vane."
+    assert label("The defendant is Tom Ashe, whose term ends on May 1, 2030.", kp, "en") == "Wrong"
+
+
+def test_a_pronoun_opening_a_sentence_stands_for_the_last_named_subject():
+    kp = "The term of Rosa Vane ends on May 8, 2030."
+    answer = ("The court convicted Rosa Vane of fraud after she took $36,100 from Tom Ashe. She was detained on "
+              "October 9, 2022; with custody deducted, her term runs from October 9, 2022 until May 8, 2030.")
+    assert label(answer, kp, "en") == "Relevant"
+
+
+def test_a_case_numbers_label_is_no_party():
+    from dragonforge.judge.analysis import _analyse
+
+    names = [e.name for e in _analyse("In case (2023) NE0708 Xing Chu No 657, Rosa Vane was convicted.", "en").entities]
+    assert names == ["Rosa Vane"]

@@ -36,6 +36,7 @@ from dragonforge.judge.labels import (
     Label,
 )
 from dragonforge.judge.parties import (
+    _answer_roles,
     _crossed_pair,
     _date_event,
     _judge_comparison,
@@ -47,6 +48,8 @@ from dragonforge.judge.parties import (
     _related_parties,
     _reversed_relation,
     _role_binding,
+    _role_stand_in,
+    _roles_held,
     _swapped_clause,
     _swapped_roles,
     _under_other_label,
@@ -170,7 +173,8 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
         swapped = _frame_substitution(kt, scene, kp_parties) or _swapped_clause(kt, scene) or \
             _topic_negated(kt, scene, kp_parties) or _value_swap(kt, scene, kp_parties, facts) or \
             _swapped_roles(kt, scene) or _reversed_relation(kt, scene) or _closed_class_swap(kt, scene, kp_parties) \
-            or _crossed_pair(kt, scene, kp_parties, _kp_words(kt, scene)) or _other_role(kt, scene, kp_parties)
+            or _crossed_pair(kt, scene, kp_parties, _kp_words(kt, scene)) or _other_role(kt, scene, kp_parties) \
+            or _role_stand_in(kt, scene, kp_parties)
         if swapped:
             return "Wrong", swapped
     absent = [i for i in named_by_facts if not scene.mentioned(i)
@@ -184,6 +188,11 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
     return label, reason
 
 
+def _kp_roles(kt: _Text, scene: _Scene) -> dict[int, set[str]]:
+    """The roles the keypoint names each of its people in (``_roles_held``)."""
+    return _roles_held(kt.masked, scene.mentions_in(kt.text), scene)
+
+
 def _stand_in(kt: _Text, scene: _Scene, person: int, kp_parties: list[int]) -> int | None:
     """Another person, named by the answer alone, in a clause that says the keypoint's role words about the
     keypoint's other party (or no one): "performed by Doctor B" for "Doctor A was in charge of the operation",
@@ -193,11 +202,14 @@ def _stand_in(kt: _Text, scene: _Scene, person: int, kp_parties: list[int]) -> i
     lang, ans = scene.language, scene.answer
     words = set(_kp_words(kt, scene))
     rest = set(kp_parties) - {person}
+    kp_role = _kp_roles(kt, scene).get(person, set())
+    held = _answer_roles(scene)
     for c in ans.clauses:
         if c.refusal:
             continue
         named = [i for p, _, i in scene.mentions if c.span[0] <= p < c.span[1]]
-        others = [i for i in named if i >= scene.from_keypoints and not scene.entities[i].org]
+        others = [i for i in named if i >= scene.from_keypoints and not scene.entities[i].org
+                  and not (kp_role and held.get(i) and not kp_role & held[i])]  # named in another role
         if not others or not words & set(_content_tokens(scene.blank(c.text), lang)):
             continue
         if rest and not (scene.parties(c.span[0]) | set(named)) & rest:
@@ -296,13 +308,13 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
         clash = _opposite_word(kt.text, near, lang) or _negation_flip(kt.text, near, lang)
         if clash:
             return "Wrong", clash
-        party = _substitution(scene, kp_parties, kp_words)
+        party = _substitution(scene, kp_parties, kp_words, _kp_roles(kt, scene))
         if party:
             return "Wrong", party
         return "Relevant", "states " + ", ".join(_value_phrase(k, a) for k, a, _ in found)
     if _refused_here(scene, kp_words, kp_parties):
         return "Irrelevant", "answer says this information is not available"
-    flagged = _substitution(scene, kp_parties, kp_words) or _polarity_clash(kt.text, kp_words, scene, kp_parties) \
+    flagged = _substitution(scene, kp_parties, kp_words, _kp_roles(kt, scene)) or _polarity_clash(kt.text, kp_words, scene, kp_parties) \
         or _direction_clash(kt, scene)
     if flagged:
         return "Wrong", flagged
@@ -487,7 +499,8 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
             _sentence_index(ans, b.span[0]) == _sentence_index(ans, a.span[0]) for b in candidates) == 1
         if named_event and k.kind != "date" and _other_member(own_text, ctx, lang):
             named_event = False  # "房屋建筑板块收入占比66.5%" is another segment's share, not "工程设计板块…占比"
-        if k_event is not None and _date_event(ans, a, lang) == k_event:
+        if k_event is not None and _date_event(ans, a, lang) == k_event and not (
+                mine and (named := scene.named_in_sentence(_sentence_index(ans, a.span[0]) or 0)) and not named & mine):
             named_event = True  # "detained on DATE" for "placed in criminal detention on DATE": the same event
         if named_event or _same_digits(k, a):  # or the keypoint's own digits at another scale ($435.98 billion)
             named_event = True
@@ -588,7 +601,7 @@ def _judge_words(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[Ke
     elif value and len(kp_parties) == 1 and scene.mentioned(kp_parties[0]) and \
             any(value.strip().rstrip("。.").lower() == a for a in scene.entities[kp_parties[0]].aliases):
         best_cov = max(best_cov, COVERAGE_RELEVANT)  # "The counterparty was NAME": naming the party is the point
-    flagged = _substitution(scene, kp_parties, words) or _member_clash(scene, kp_parties) \
+    flagged = _substitution(scene, kp_parties, words, _kp_roles(kt, scene)) or _member_clash(scene, kp_parties) \
         or _polarity_clash(kt.text, words, scene, kp_parties) or _direction_clash(kt, scene) \
         or _filler_clash(kt, scene)
     if flagged:

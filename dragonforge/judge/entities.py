@@ -47,7 +47,8 @@ friday saturday sunday doctor dr judge prosecutor clerk assessor nasdaq nyse sto
 law act code procedure constitution regulations rules""".split())  # laws are cited, not parties
 _TITLE_HEADS_EN = {"officer", "director", "president", "secretary", "chairman", "chairwoman", "chair", "manager",
                    "counsel", "controller", "treasurer", "partner", "administrator", "superintendent", "commissioner"}
-_P_CAPSEQ = re.compile(r"[A-Z][A-Za-z'’.\-]*(?:\s+(?:&\s+)?[A-Z][A-Za-z'’.\-]*)*")
+# capitalised words in a row, on one line, not past a word that ends a sentence ("… John Ayala. Oliver Mining …")
+_P_CAPSEQ = re.compile(r"[A-Z][A-Za-z'’.\-]*(?:(?<![a-z][a-z][a-z]\.)[ \t]+(?:&[ \t]+)?[A-Z][A-Za-z'’.\-]*)*")
 
 _SURNAMES = ("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢"
              "姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤常温康施文"
@@ -164,6 +165,8 @@ def _entities(text: str, language: str, taken: bytearray) -> list[_Entity]:
             a, b = m.span()
             if any(taken[a:b]):  # a capitalised month inside a date
                 continue
+            if re.fullmatch(r".*\b(?:No|Nos|Number)\.?", m[0]) and re.match(r"\s*\d", text[b:b + 3]):
+                continue  # "Xing Chu No 657": the label of a case or file number, not a party
             ent = _entity_en(m[0], after_number=bool(re.search(r"\d[\w-]*,?\s*$", text[max(0, a - 12):a])))
             if ent:
                 out.append(ent)

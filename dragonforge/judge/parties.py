@@ -73,6 +73,10 @@ def _role_binding(kt: _Text, scene: _Scene, kp_parties: list[int], words: tuple[
         nearest = min(inside, key=lambda m: max(m[0] - q, p - m[1], 0))[2]
         if nearest == target:
             return "Relevant", f"names {scene.entities[target].name} in that role"
+        kp_role = _roles_held(kt.masked, scene.mentions_in(kt.text), scene).get(target, set())
+        theirs = _answer_roles(scene).get(nearest, set())
+        if kp_role and theirs and not kp_role & theirs:
+            continue  # named in another role ("B's chief executive is Y" does not fill "A is chaired by X")
         if scene.entities[nearest].org == scene.entities[target].org:
             return "Wrong", f"answer names {scene.entities[nearest].name} where keypoint names {scene.entities[target].name}"
     return None
@@ -458,7 +462,7 @@ _P_ROLE_PIECE = re.compile(r"[,;:，；：。\n|]|(?<=[a-z])\.\s|\bwhile\b|\bwhe
 
 
 def _roles_held(text: str, mentions: list[tuple[int, int, int]], scene: _Scene) -> dict[int, set[str]]:
-    """The roles each person is named in: the title written just before the name ("CEO Jo Lin", "检察员师淑华"),
+    """The roles each person is named in: the title written just before the name ("CEO Jo Lin", "CEO: Jo Lin", "检察员师淑华"),
     and, in a piece of the text (cut at commas, colons, semicolons) that names one person, every role it names
     ("Jo Lin chairs X", "with Jo Lin as chief executive")."""
     pattern = _P_ROLE_ZH if scene.language == "zh" else _P_ROLE_EN
@@ -469,7 +473,7 @@ def _roles_held(text: str, mentions: list[tuple[int, int, int]], scene: _Scene) 
     people = [m for m in mentions if not scene.entities[m[2]].org]
     held: dict[int, set[str]] = {}
     for a, _, i in people:
-        before = [r for s, e, r in roles if 0 <= a - e <= 2 and not text[e:a].strip()]
+        before = [r for s, e, r in roles if 0 <= a - e <= 3 and text[e:a].strip() in ("", ":", "：")]
         if before:
             held.setdefault(i, set()).add(before[-1])
     cuts = [0] + [m.end() for m in _P_ROLE_PIECE.finditer(text)] + [len(text)]
@@ -488,16 +492,68 @@ def _other_role(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
     people = [i for i in dict.fromkeys(kp_parties) if not scene.entities[i].org]
     if not people:
         return None
-    kp_held = _roles_held(kt.text, scene.mentions_in(kt.text), scene)
+    kp_held = _roles_held(kt.masked, scene.mentions_in(kt.text), scene)
     if not kp_held:
         return None
-    held = scene._memo.get("roles held")
-    if held is None:
-        live = [m for m in scene.mentions if not (_clause_of(scene.answer, m[0]) or _NO_CLAUSE).refusal]
-        held = scene._memo["roles held"] = _roles_held(scene.answer.text, live, scene)
+    held = _answer_roles(scene)
     for i in people:
         ours, theirs = kp_held.get(i, set()), held.get(i, set())
         if len(ours) == 1 and theirs and not ours & theirs:
             return (f"answer names {scene.entities[i].name} as {sorted(theirs)[0]} where keypoint names them "
                     f"as {next(iter(ours))}")
     return None
+
+
+def _role_stand_in(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
+    """Another person in the keypoint's role, where the answer never names the keypoint's person: "Oliver Mining
+    Group – Chair: Danny Hart" for "Oliver Mining Group is chaired by Ada Cole". The role must be said in the
+    keypoint's other party's stretch (its line, else its sentence) when the keypoint names one."""
+    people = [i for i in dict.fromkeys(kp_parties) if not scene.entities[i].org]
+    if not people:
+        return None
+    kp_held = _roles_held(kt.masked, scene.mentions_in(kt.text), scene)
+    held = _answer_roles(scene)
+    for person in people:
+        ours = kp_held.get(person, set())
+        if len(ours) != 1 or scene.mentioned(person):
+            continue
+        role = next(iter(ours))
+        scope = set(kp_parties) - {person}
+        for other, roles in held.items():
+            if other == person or role not in roles or other in kp_parties:
+                continue
+            if not scope or _in_scope(scene, other, scope):
+                return f"answer names {scene.entities[other].name} as {role} where keypoint names {scene.entities[person].name}"
+    return None
+
+
+def _in_scope(scene: _Scene, person: int, scope: set[int]) -> bool:
+    """Is ``person`` named in the stretch of one of ``scope``'s parties: the nearest party of their kind named before
+    them in their line (else after them in their segment) is one of them?"""
+    text = scene.answer.text
+    kinds = {_party_kind(scene.entities[i]) for i in scope}
+    for pos, _, i in scene.mentions:
+        if i != person:
+            continue
+        line_start = text.rfind("\n", 0, pos) + 1
+        before = [j for p, _, j in scene.mentions if line_start <= p < pos and j != person
+                  and _party_kind(scene.entities[j]) in kinds]
+        if before:
+            if before[-1] in scope:
+                return True
+            continue
+        seg = next(((a, b) for a, b in _segments(scene.answer) if a <= pos < b), (pos, len(text)))
+        after = [j for p, _, j in scene.mentions if pos < p < seg[1] and j != person
+                 and _party_kind(scene.entities[j]) in kinds]
+        if after and after[0] in scope:
+            return True
+    return False
+
+
+def _answer_roles(scene: _Scene) -> dict[int, set[str]]:
+    """The roles the answer names each person in, outside its refusals (``_roles_held``; memoised)."""
+    held = scene._memo.get("roles held")
+    if held is None:
+        live = [m for m in scene.mentions if not (_clause_of(scene.answer, m[0]) or _NO_CLAUSE).refusal]
+        held = scene._memo["roles held"] = _roles_held(scene.answer.masked, live, scene)
+    return held

@@ -110,6 +110,16 @@ class _Scene:
             if after:
                 return after[0][2]
         before = [m for m in self.mentions if m[1] <= pos]
+        ans = self.answer
+        si = _sentence_index(ans, pos)
+        start = ans.sentences[si][0] if si is not None else 0
+        if before and before[-1][0] < start and _P_PRONOUN.search(ans.text[start:pos]):
+            # "… convicted A of fraud after he took $X from B. His term ends on DATE": a pronoun that opens a
+            # sentence naming no one stands for the subject (the first person named) of the last sentence naming one
+            people = [m for m in before if not self.entities[m[2]].org]
+            if people:
+                last = _sentence_index(ans, people[-1][0])
+                return next(m[2] for m in people if _sentence_index(ans, m[0]) == last)
         return before[-1][2] if before else None
 
     def mentioned(self, idx: int) -> bool:
@@ -128,6 +138,7 @@ class _Scene:
         return low
 
 
+_P_PRONOUN = re.compile(r"\b(?:he|his|him|she|her)\b|他|她|其", re.I)
 _P_LEAD_ONLY = re.compile(r"[\W_]*(?:on|in|at|by|于|在)?[\W_]*", re.I)  # a clause holding nothing but its value
 
 

@@ -210,11 +210,16 @@ def _label_value(kp: str, language: str) -> str | None:
     return m[2] if m else None
 
 
-def _substitution(scene: _Scene, kp_parties: list[int], words: tuple[str, ...]) -> str | None:
+def _substitution(scene: _Scene, kp_parties: list[int], words: tuple[str, ...],
+                  kp_roles: dict[int, set[str]] | None = None) -> str | None:
     """A clause on the keypoint's topic that keeps one of its parties but names someone else in the other's
     place ("Eddie White was defended by Sheri Reid"), or names a same-kind organisation in place of its one
-    organisation (上海证券交易所 for 深圳证券交易所)."""
+    organisation (上海证券交易所 for 深圳证券交易所). Someone the answer names in another role than the keypoint's
+    person (``kp_roles``) is not in that person's place."""
+    from dragonforge.judge.parties import _answer_roles
+
     ans, lang = scene.answer, scene.language
+    held = _answer_roles(scene) if kp_roles else {}
     together = [{i for p, _, i in scene.mentions if c.span[0] <= p < c.span[1]} for c in ans.clauses if not c.refusal]
     if any(set(kp_parties) <= named for named in together):
         return None  # the answer states the keypoint's own pairing somewhere
@@ -228,6 +233,8 @@ def _substitution(scene: _Scene, kp_parties: list[int], words: tuple[str, ...]) 
         topic = _coverage(words, scene.blank(c.text), lang) if words else 1.0
         for i in absent:
             for j in named - set(kp_parties):
+                if kp_roles and kp_roles.get(i) and held.get(j) and not kp_roles[i] & held[j]:
+                    continue
                 same_kind = scene.entities[j].org == scene.entities[i].org
                 if same_kind and named & set(kp_parties) and topic >= 0.5:
                     return f"answer names {scene.entities[j].name} where keypoint names {scene.entities[i].name}"
