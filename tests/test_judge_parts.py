@@ -625,3 +625,21 @@ def test_a_case_numbers_label_is_no_party():
 
     names = [e.name for e in _analyse("In case (2023) NE0708 Xing Chu No 657, Rosa Vane was convicted.", "en").entities]
     assert names == ["Rosa Vane"]
+
+
+def test_the_answers_one_date_is_its_answer_to_a_keypoint_of_no_party():
+    kps = ["The offence took place on April 22, 2020.", "The amount of bribes accepted was $79,800."]
+    answer = "Cal Dunn was found guilty of taking bribes: on August 7, 2020 he accepted $79,800 from Kerri Sand."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Wrong", "Relevant"]
+    answer = "Cal Dunn, born on August 7, 1970, accepted $79,800 from Kerri Sand."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Irrelevant", "Relevant"]
+    assert label("From June 26, 2021 to August 14, 2021 is 48 days.", "49 days passed between the two.", "en") == "Wrong"
+
+
+def test_a_year_the_keypoint_names_alone_leaves_the_answers_full_date_to_its_date():
+    kps = ["Orin Group held its First Extraordinary General Meeting of 2020 on April 28, 2020.",
+           "Vale Foods Group held its First Extraordinary General Meeting of 2022 on January 25, 2022."]
+    answer = "Orin Group's first EGM was on April 16, 2020 and Vale's on May 21, 2022, so Orin was first."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Wrong", "Wrong"]
+    answer = "Orin Group's first EGM was on April 28, 2020 and Vale's on January 25, 2022, so Orin was first."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Relevant", "Relevant"]

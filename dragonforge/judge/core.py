@@ -287,7 +287,10 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
             if wrong:
                 break
     kp_words = _kp_words(kt, scene)
-    used = {id(a) for _, a, _ in found}
+    # a year the keypoint names alone ("its First EGM of 2020 on April 28, 2020") does not use up the answer's full
+    # date that holds it: that date may still be the answer's other date for the keypoint's full one
+    used = {id(a) for k, a, _ in found if not (_bare_year(k) and not _bare_year(a)
+                                                and any(m.kind == "date" and not _bare_year(m) for m, _, _ in missing))}
     for k, words, elsewhere in missing:
         if _refused_here(scene, words or kp_words, kp_parties):
             continue
@@ -345,6 +348,10 @@ def _labelling_year(k: Value, kt: _Text) -> bool:
         return False
     after = kt.text[k.span[1]:k.span[1] + 20]
     return bool(_P_LABELLED.match(after)) or bool(re.match(r"年?年度", after))
+
+
+def _bare_year(v: Value) -> bool:
+    return v.kind == "date" and re.fullmatch(r"\d{4}", str(v.value)) is not None
 
 
 def _same_digits(k: Value, a: Value) -> bool:
@@ -468,8 +475,9 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
     # candidates not said of another party, and the keypoint's slot: no other keypoint of the query gives
     # a value of this kind (for this party)
     stated = [v for s in others for v in s.values] + [v for v in kp_values if v is not k]
-    own = [a for a in candidates if not (mine and (p := scene.parties(a.span[0], kinds)) and not p & mine)
-           and not any(_same_value(v, a) for v in stated)]
+    own = [a for a in candidates if not (mine and (p := scene.parties(a.span[0], kinds)) and (
+        not p & mine or (len(p) > 1 and scene.owner(a.span[0]) not in mine and _parallel(a, scene, live))))
+           and not any(_same_value(v, a) and not (_bare_year(v) and not _bare_year(a)) for v in stated)]
     # other keypoints whose value of this kind (for this party) the answer does not state: they compete
     # with this one for the answer's unclaimed values
     rivals_of = [s for s in others if any(v.kind == k.kind and (_conflicts(k, v) or _same_value(k, v))  # comparable
@@ -515,7 +523,14 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         # an answer of one value, on the keypoint's topic, and for an amount under no label of its own
         # ("operating income" is not "net income"; a date's words name its event, said otherwise)
         single = len(ans.values) == 1 and not said_of and score > 0 and (not extra or k.kind == "date")
-        if not same_party and not exact and not single and not named_event and \
+        # a keypoint of no party (the question names it: "the offence took place on DATE") and the answer's one
+        # date (or term) of the kind, for no other event: its answer to that slot, whatever words it uses
+        # (a date whose event the keypoint names in words of no known event must be said with one of its words:
+        # "发布新产品" on DATE is no answer to "DATE发生诉讼事项")
+        unnamed_slot = not mine and alone and own == [a] and sum(v.kind == k.kind for v in live) == 1 and (
+            k.kind == "duration" or (k.kind == "date" and not _other_event(own_kp, k, ans, a, lang) and (
+                k_event is not None or _share(words, scene.blank(_sentence(ans, a.span[0])), lang) > 0)))
+        if not same_party and not exact and not single and not named_event and not unnamed_slot and \
                 _share(kp_words, scene.blank(_sentence(ans, a.span[0])), lang) < CONTEXT_SOLE_FACT:
             continue  # a sentence on another topic
         # The only value of its kind counts on weaker evidence, unless its label adds words the keypoint
@@ -527,8 +542,9 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         # a term (of prison, of treatment) said of the keypoint's party is its answer to this slot, whatever
         # words come with it ("got 5 years"); a date too ("caused the crash on DATE" for "the offence was
         # committed on DATE"), unless its words name another event than the keypoint's ("born on DATE")
-        event = same_party and (k.kind == "duration" or (k.kind == "date" and not _other_event(
-            own_kp, k, ans, a, lang)))
+        event = (same_party or (not mine and (k.kind == "duration" or k_event is not None or _share(
+            words, scene.blank(_sentence(ans, a.span[0])), lang) > 0))) and (
+            k.kind == "duration" or (k.kind == "date" and not _other_event(own_kp, k, ans, a, lang)))
         slot = a in own and (
             (alone and len(own) == 1 and (not extra or event)) or
             (rivals_of and score > 0 and all(_share(tuple(w for w in s.words if w not in words), ctx, lang) < score

@@ -352,6 +352,8 @@ DATE_EVENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 def _date_event(t: _Text, v: Value, language: str) -> str | None:
     """The event (``DATE_EVENTS``) named nearest to date ``v``: in its clause, else in the words of its sentence
     that lead up to it ("was born in X, Y on DATE"); short of the neighbouring values either way."""
+    if language == "zh" and re.match(r"(?:出)?生[，,。；;\s]", t.masked[v.span[1]:v.span[1] + 3]):
+        return "birth"  # "1984年12月23日生，": a date of birth, as a record writes it
     i = _sentence_index(t, v.span[0])
     start = t.sentences[i][0] if i is not None else 0
     start = max([start] + [o.span[1] for o in t.values if o is not v and start <= o.span[1] <= v.span[0]])
