@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from dragonforge.judge import judge_keypoints
+from dragonforge.judge import extract_values, judge_keypoints
 from dragonforge.judge.abbreviations import expand
 from dragonforge.judge.analysis import _analyse
 from dragonforge.judge.refusal import _concludes_declining, _judge_unanswerable, is_refusal
@@ -643,3 +643,20 @@ def test_a_year_the_keypoint_names_alone_leaves_the_answers_full_date_to_its_dat
     assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Wrong", "Wrong"]
     answer = "Orin Group's first EGM was on April 28, 2020 and Vale's on January 25, 2022, so Orin was first."
     assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Relevant", "Relevant"]
+
+
+def test_a_label_the_answer_fills_with_another_value_is_wrong():
+    assert label("公司成立于1986年，总部位于江苏省无锡市，主营机械。", "总部位于河南省郑州市。", "zh") == "Wrong"
+    assert label("公司总部位于河南省郑州市。", "总部位于河南省郑州市。", "zh") == "Relevant"
+    kp = "所属行业为制造业，主营业务为工业机械的研发和销售。"
+    assert label("该公司所属行业为化工，主营精细化学品。", kp, "zh") == "Wrong"
+    assert label("该事项相关方为润恒农村商业银行股份有限公司。", "相关方为鼎盛能源有限公司。", "zh") == "Wrong"
+    assert label("辩护人为四川弘德律师事务所律师。", "辩护人为萧丽丽。", "zh") == "Irrelevant"  # no name given
+    assert label("被告人郭帆的辩护人为律师李伟。", "被告人葛志强的辩护人为赵娜。", "zh") == "Irrelevant"  # another's
+
+
+def test_a_term_in_chinese_numeral_days_is_a_duration():
+    assert label("上诉期限为五日。", "上诉期限为十日。", "zh") == "Wrong"
+    assert label("不服本判决的，可在接到判决书的第二日起十日内上诉。", "上诉期限为十日。", "zh") == "Relevant"
+    values = [(v.kind, v.value) for v in extract_values("二〇二一年五月十日，每日一次", "zh")]
+    assert ("duration", 10.0) not in values

@@ -172,7 +172,7 @@ def _frame_substitution(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str 
     return None
 
 
-_P_LABEL_VALUE_ZH = re.compile(r"^([^，。；、\d]{2,10}?)(?:为|是|系)([^，。；]{2,30})[。.]?$")
+_P_LABEL_VALUE_ZH = re.compile(r"^([^，。；、\d]{2,10}?)(?:位于|为|是|系)([^，。；]{2,30})[。.]?$")
 _P_LABEL_VALUE_EN = re.compile(r"^(?:the|its|his|her|their)\s+([a-z][\w\s'-]{2,40}?)\s+(?:was|is|were|are)\s+([^,;]{2,80}?)\.?$",
                                re.I)
 
@@ -183,24 +183,44 @@ _P_NOT_A_FILLER = re.compile(r"(?:made|given|done|not|also|on|in|at|by|for|from|
 
 
 def _filler_clash(kt: _Text, scene: _Scene) -> str | None:
-    """A "LABEL is VALUE" keypoint whose label the answer fills with another value ("The drug was finasteride" /
-    "The drug was tamsulosin", "收入最少的是住宅开发板块" / "收入最少的是商业物业租赁板块")."""
+    """A "LABEL is VALUE" keypoint (or a piece of one: "所属行业为制造业，主营业务为…") whose label the answer fills
+    with another value ("The drug was finasteride" / "The drug was tamsulosin", "总部位于河南省郑州市" /
+    "总部位于江苏省无锡市", "相关方为A公司" / "该事项相关方为B银行")."""
     lang, ans = scene.language, scene.answer
     pattern = _P_LABEL_VALUE_ZH if lang == "zh" else _P_LABEL_VALUE_EN
-    m = pattern.match(kt.text.strip())
-    if not m or _P_NOT_A_FILLER.match(m[2].strip()):
-        return None
-    label, value = _content_tokens(scene.blank(m[1]), lang), _content_tokens(scene.blank(m[2]), lang)
+    pieces = [kt.text.strip()] if lang == "en" else [p for p in re.split(r"[，；]", kt.text.strip().rstrip("。")) if p]
     said = scene.blank(" ".join(c.text for c in ans.clauses if not c.refusal))
-    if not label or not value or _coverage(value, said, lang) >= 0.5:
-        return None  # no label of its own, or the answer gives this value somewhere
-    for c in ans.clauses:
-        theirs = pattern.match(c.text.strip())
-        if c.refusal or not theirs or _P_NOT_A_FILLER.match(theirs[2].strip()):
+    for piece in pieces:
+        m = pattern.match(piece)
+        if not m or _P_NOT_A_FILLER.match(m[2].strip()):
             continue
-        other = _content_tokens(scene.blank(theirs[2]), lang)
-        if other and _coverage(label, scene.blank(theirs[1]), lang) >= 0.99:
-            return f"answer gives {theirs[2].strip()} where keypoint has {m[2].strip()}"
+        label, value = _content_tokens(scene.blank(m[1]), lang), _content_tokens(scene.blank(m[2]), lang)
+        named = {i for _, _, i in scene.mentions_in(m[2])}  # a value that is a party ("相关方为A公司")
+        if not (label or lang == "zh") or not (value or named) or (value and _coverage(value, said, lang) >= 0.5) or \
+                any(scene.mentioned(i) for i in named):
+            continue  # no label of its own, or the answer gives this value somewhere
+        for c in ans.clauses:
+            if c.refusal:
+                continue
+            text = c.text.strip()
+            theirs = pattern.match(text)
+            if lang == "zh" and not theirs:  # the label inside the clause: "该事项相关方为B银行"
+                at = text.find(m[1].strip())
+                theirs = pattern.match(text[at:]) if at > 0 else None
+            if not theirs or _P_NOT_A_FILLER.match(theirs[2].strip()):
+                continue
+            if not (lang == "zh" and theirs[1].strip().endswith(m[1].strip())) and (
+                    not label or _coverage(label, scene.blank(theirs[1]), lang) < 0.99):
+                continue  # (a Chinese label is matched as written: 相关方 is all stop words and one character)
+            ours_of = {i for _, _, i in scene.mentions_in(m[1])}
+            theirs_of = {i for _, _, i in scene.mentions_in(theirs[1])}
+            if ours_of and theirs_of and not ours_of & theirs_of:
+                continue  # the label of another party ("被告人乙的辩护人为…" for "被告人甲的辩护人为…")
+            other = _content_tokens(scene.blank(theirs[2]), lang)
+            kinds = {scene.entities[i].org for i in named}
+            others = {i for _, _, i in scene.mentions_in(theirs[2]) if scene.entities[i].org in kinds} - named
+            if (named and others) or (not named and other):  # a party's place is taken by a party of its kind
+                return f"answer gives {theirs[2].strip()} where keypoint has {m[2].strip()}"
     return None
 
 

@@ -366,8 +366,8 @@ def _find_durations(f: _Finder, language: str) -> None:
             continue  # "a year" alone is too vague to be a value
         f.add("duration", total, *m.span(), unit=base, step=0.5)
     for m in _P_DUR_ZH.finditer(f.text) if language == "zh" else ():
-        if m[2] == "日" and not m[1].isdigit():
-            continue  # 一日/每日 are not durations
+        if m[2] == "日" and not m[1].isdigit() and (m[1] == "一" or f.text[max(m.start() - 1, 0):m.start()] in "月每"):
+            continue  # 一日/每日 are not durations, nor 五月十日 (a date); 十日内 / 上诉期限为十日 is
         amount, _ = _number(m[1])
         base, mult = _DUR_UNITS_ZH[m[2]]
         total = amount * mult
