@@ -660,3 +660,26 @@ def test_a_term_in_chinese_numeral_days_is_a_duration():
     assert label("不服本判决的，可在接到判决书的第二日起十日内上诉。", "上诉期限为十日。", "zh") == "Relevant"
     values = [(v.kind, v.value) for v in extract_values("二〇二一年五月十日，每日一次", "zh")]
     assert ("duration", 10.0) not in values
+
+
+def test_a_term_with_bu_inside_is_no_negation_and_a_denied_list_is_denied():
+    kp = "伴有尿不尽感及尿后滴沥。"
+    assert label("病程中伴有尿不尽感及尿后滴沥。", kp, "zh") == "Relevant"
+    assert label("患者主诉排尿费力3年，无尿不尽感及尿后滴沥。", kp, "zh") == "Wrong"
+
+
+def test_a_value_said_of_several_together_is_no_partys_value():
+    kps = ["曾国住院5天。", "曹华住院6天。"]
+    assert [lab.label for lab in judge_keypoints("两人合计住院11天。", kps, "zh")] == ["Irrelevant", "Irrelevant"]
+    assert [lab.label for lab in judge_keypoints("曾国住院4天，曹华住院6天。", kps, "zh")] == ["Wrong", "Relevant"]
+
+
+def test_the_other_side_of_a_clause_is_not_whom_it_is_about():
+    kps = ["The first major event of Orin Group was its litigation on February 3, 2022.",
+           "The first major event of Orin Group involved $28.74 million."]
+    answer = ("- **Orin Group (FY2022):** on 3 February 2022 the company became involved in litigation with Curtis "
+              "Partners over a product claim, with $28.74 million at stake.")
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")][0] == "Relevant"
+    kps = ["Orin Group held its first EGM on April 28, 2020.", "Vale Foods Group held its first EGM on May 23, 2022."]
+    answer = "Vale Foods Group's first EGM was held on May 23, 2022, so Orin Group met first."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Irrelevant", "Relevant"]

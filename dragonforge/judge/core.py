@@ -350,6 +350,9 @@ def _labelling_year(k: Value, kt: _Text) -> bool:
     return bool(_P_LABELLED.match(after)) or bool(re.match(r"年?年度", after))
 
 
+_P_JOINT = re.compile(r"两人|二人|三人|双方|二者|两者|两家|\b(?:both|combined|altogether|between them)\b", re.I)
+
+
 def _bare_year(v: Value) -> bool:
     return v.kind == "date" and re.fullmatch(r"\d{4}", str(v.value)) is not None
 
@@ -470,6 +473,7 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
     event_word = _event_word(k, scene)
     own_kp = _keypoint_of(k, scene)
     own_text = own_kp.masked if own_kp is not None else ""
+    own_kp_text = own_kp.text if own_kp is not None else ""
     k_event = _date_event(own_kp, k, lang) if k.kind == "date" and own_kp is not None else None
 
     # candidates not said of another party, and the keypoint's slot: no other keypoint of the query gives
@@ -495,6 +499,8 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
             continue  # "A was 45 and B was 25": 25 is B's
         if _other_record(a, kp_dates, scene, live):
             continue  # belongs to another dated event
+        if _P_JOINT.search((_clause_of(ans, a.span[0]) or _NO_CLAUSE).text) and not _P_JOINT.search(own_kp_text):
+            continue  # said of several together ("两人合计住院11天", "combined"): no one party's value
         same_party = bool(said_of & mine)
         ctx = scene.blank(_context(ans, a, ans.values))
         score = _share(words, ctx, lang)

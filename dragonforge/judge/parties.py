@@ -228,6 +228,7 @@ def _swapped_clause(kt: _Text, scene: _Scene) -> str | None:
             single.append((next(iter(named)), c.sentence, words, said))
     if len(single) < 2:
         return None
+    counterparts = {i for a, _, i in scene.mentions if _P_COUNTERPARTY.search(ans.text[max(0, a - 12):a])}
     for kc in kt.clauses:
         named = {i for _, _, i in scene.mentions_in(kc.text)}
         if len(named) != 1:
@@ -242,15 +243,29 @@ def _swapped_clause(kt: _Text, scene: _Scene) -> str | None:
         values = [v for v in kt.values if kc.span[0] <= v.span[0] < kc.span[1]]
         if any(_same_value(k, a) for k in values for p, _, _, said in single if p == mine for a in said):
             continue  # the keypoint's value is said of its party, in other words
+        if values and all(any(_same_value(k, a) and mine in scene.parties(a.span[0]) for a in ans.values)
+                          for k in values):
+            continue  # … or in a clause that names no one ("than B, whose meeting was on DATE")
         # what the answer does not say of this party, apart from what the question names (a label: "diagnosis")
         lacking = want - set().union(*(w for _, w in own)) - scene.premise
         if not lacking:
             continue
         for p, si, words, _ in single:
+            if p in counterparts or any(p in sib.parties and lacking <= _frame_set(scene, sib.text)
+                                        for sib in scene.keypoints if sib.text is not kt):
+                continue  # a counterparty ("litigation with C"), or what another keypoint says of that party
             if p != mine and lacking <= words and any(s == si for s, _ in own):
                 return (f"answer says of {scene.entities[p].name} what keypoint says of "
                         f"{scene.entities[mine].name}")
     return None
+
+
+# a party named after one of these is the other side of the clause's act, not whom it is about
+_P_COUNTERPARTY = re.compile(r"(?:\b(?:with|against|versus|vs\.?|by)|与|和|同|向|跟)\s*(?:the\s+)?$", re.I)
+
+
+def _frame_set(scene: _Scene, t: _Text) -> set[str]:
+    return {s for s, _ in _frame_tokens(_unnamed(scene, t.masked), scene.language)}
 
 
 _P_PIECE = re.compile(r"[,;:，；：。.]|\band\b|\bwhile\b|\bwhereas\b|而")  # not 、: a list is one piece

@@ -99,7 +99,8 @@ def _comparatives(text: str, language: str) -> list[tuple[int, int, str]]:
 
 _P_NEGATION_EN = re.compile(r"\b(?:no|not|never|none|denies|denied|deny|without|neither|nor|unremarkable|"
                             r"free of|negative for|declined to|absence of|absent)\b|n't\b", re.I)
-_P_NEGATION_ZH = re.compile(r"否认|没有|并未|尚未|未(?!来|成年|婚)|不(?!同|但|仅|过(?!敏)|久|少|断|足|等|论|限)|无(?!锡|期)|"
+# (不 inside a term is no negation: 尿不尽, 胸闷不适, 不良反应, 心律不齐, 食欲不振)
+_P_NEGATION_ZH = re.compile(r"否认|没有|并未|尚未|未(?!来|成年|婚)|不(?!同|但|仅|过(?!敏)|久|少|断|足|等|论|限|尽|适|良|全|齐|规则|清|振|畅|宁|稳|均)|无(?!锡|期)|"
                             r"非(?!常|法|凡|典型)|阴性|不成立|宣告.{0,4}无罪")
 # "not disclosed", "未在资料中披露": a clause saying the information is missing, not a denial
 _P_NOT_SAID = re.compile(r"(?:未|没有|不|并未)[^，。；]{0,8}(?:提及|披露|记载|说明|找到|显示|给出|列明|提到)|"
@@ -180,6 +181,8 @@ def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | Non
         # the denied word the answer has: "no known drug allergies" is said by "denies any drug allergies"
         target_here = next((w for w, _ in after if w in toks), target)
         near = {target_here} if target_here in toks else {head} if head in toks else set(kp)
+        if lang == "zh" and not kp_neg and share >= 0.5:  # a denial of any of the keypoint's words here denies it: "无尿不尽感及尿后滴沥" for "伴有尿不尽感及尿后滴沥"
+            near |= {w for w in kp if w in toks and len(w) >= 2}
         if _negated_near(text, near, lang) == kp_neg:
             return None  # the answer says it the keypoint's way round somewhere
         flips.append(c.text.strip())

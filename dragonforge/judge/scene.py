@@ -79,7 +79,8 @@ class _Scene:
         mentions = [m for m in self.mentions if kinds is None or _party_kind(self.entities[m[2]]) in kinds]
         clause = _clause_of(ans, pos)
         if clause is not None:
-            inside = {i for p, _, i in mentions if clause.span[0] <= p < clause.span[1]}
+            inside = {i for p, _, i in mentions if clause.span[0] <= p < clause.span[1]
+                      and not self._counterparty(p, clause.span[0])}
             if inside:
                 return inside
         si = _sentence_index(ans, pos)
@@ -97,6 +98,14 @@ class _Scene:
             return set()
         nearest = _sentence_index(ans, before[-1][0])  # else everyone the nearest earlier sentence names
         return {i for p, _, i in before if _sentence_index(ans, p) == nearest}
+
+    def _counterparty(self, pos: int, clause_start: int) -> bool:
+        """Is the party named at ``pos`` the other side of its clause's act ("… became involved in litigation with
+        C", "a claim against C"), named inside the clause after "with" or "against"? (An English clause the
+        splitter opened at "compared with" starts at the name, which is then its subject.)"""
+        if self.language == "zh" or pos <= clause_start:
+            return False
+        return bool(_P_COUNTERPARTY_EN.search(self.answer.text[max(clause_start, pos - 10):pos]))
 
     def owner(self, pos: int) -> int | None:
         """The one party a value at ``pos`` belongs to: the last named before it in its clause, else the first
@@ -138,6 +147,7 @@ class _Scene:
         return low
 
 
+_P_COUNTERPARTY_EN = re.compile(r"\b(?:with|against)\s+(?:the\s+)?$", re.I)
 _P_PRONOUN = re.compile(r"\b(?:he|his|him|she|her)\b|他|她|其", re.I)
 _P_LEAD_ONLY = re.compile(r"[\W_]*(?:on|in|at|by|于|在)?[\W_]*", re.I)  # a clause holding nothing but its value
 
