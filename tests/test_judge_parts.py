@@ -683,3 +683,16 @@ def test_the_other_side_of_a_clause_is_not_whom_it_is_about():
     kps = ["Orin Group held its first EGM on April 28, 2020.", "Vale Foods Group held its first EGM on May 23, 2022."]
     answer = "Vale Foods Group's first EGM was held on May 23, 2022, so Orin Group met first."
     assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Irrelevant", "Relevant"]
+
+
+def test_another_drug_in_the_keypoints_place_is_wrong():
+    kps = ["He received levofloxacin 0.5 g.", "He received tamsulosin 0.2 mg."]
+    answer = "He was given tamsulosin 0.2 mg and metformin 0.5 g."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Wrong", "Relevant"]
+    answer = "He was given tamsulosin 0.2 mg."  # partial: levofloxacin is left out, nothing stands in its place
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Irrelevant", "Relevant"]
+    kp, question = "The drug was flurbiprofen axetil.", "Which drug was used for his postoperative analgesia?"
+    for answer, expected in [("Postoperative analgesia was acetaminophen 500 mg orally as needed.", "Wrong"),
+                             ("The summary lists cefuroxime but does not mention an analgesic.", "Irrelevant")]:
+        assert judge_keypoints(answer, [kp], "en", question=question)[0].label == expected
+    assert label("患者术后予头孢曲松抗感染治疗。", "术后予头孢呋辛抗感染治疗。", "zh") != "Relevant"

@@ -10,10 +10,10 @@ import difflib
 import re
 from functools import lru_cache
 
-from dragonforge.judge.analysis import _Text
+from dragonforge.judge.analysis import _sentence, _Text
 from dragonforge.judge.entities import _org_kind
 from dragonforge.judge.scene import _Scene, _unnamed
-from dragonforge.judge.values import _CN_DIGITS
+from dragonforge.judge.values import _CN_DIGITS, _same_value
 from dragonforge.judge.words import (
     _P_CJK,
     _STOP_EN,
@@ -493,3 +493,87 @@ def _has_member(text: str, member: str, language: str) -> bool:
         return any(f in text and not (f == "管制" and "管制刀具" in text) and
                    not (f == "保留意见" and "无保留意见" in text) for f in forms)
     return any(re.search(rf"\b{re.escape(f)}\b", text) is not None for f in forms)
+
+# --- another drug -------------------------------------------------------------------------------------
+
+# Drug names by the stems the WHO's International Nonproprietary Names give each class (-cillin, cef-, -floxacin,
+# -profen, -olol, -pril, -sartan, -statin, -prazole, -tidine …), with the common names no stem covers; in Chinese
+# by the characters the approved transliterations give the same stems (头孢, 沙星, 洛芬, 普利, 他汀, 拉唑 …).
+_P_DRUG_EN = re.compile(
+    r"\b(?:[a-z]+(?:cillin|mycin|micin|cycline|floxacin|conazole|prazole|[a-z]vir|profen|fenac|coxib|olol|pril|"
+    r"sartan|dipine|statin|parin|xaban|grel|tidine|setron|gliptin|glinide|glitazone|formin|azepam|zolam|triptan|"
+    r"[a-z]mab|tinib|nisone|olone|methasone|semide|sulosin|azosin|steride)|cef[a-z]{3,}|insulin|aspirin|"
+    r"acetaminophen|paracetamol|morphine|tramadol|ambroxol|warfarin|digoxin|nitroglycerin|dexamethasone)\b", re.I)
+_P_DRUG_ZH = re.compile(r"头孢|西林|霉素|环素|沙星|康唑|洛韦|他韦|洛芬|芬酸|昔布|洛尔|普利|沙坦|地平|他汀|肝素|沙班|格雷|拉唑|替丁|司琼|"
+                        r"列汀|格列|双胍|西泮|唑仑|曲坦|单抗|替尼|尼松|米松|塞米|罗辛|雄胺|胰岛素|阿司匹林|对乙酰氨基酚|吗啡|"
+                        r"曲马多|氨溴索|华法林|地高辛|硝酸甘油")
+
+
+_ZH_DRUG_PREFIXES = ("头孢", "格列")  # stems that open the name (头孢曲松); the others close it (左氧氟沙星)
+_ZH_WHOLE_DRUGS = ("胰岛素", "阿司匹林", "对乙酰氨基酚", "吗啡", "曲马多", "氨溴索", "华法林", "地高辛", "硝酸甘油")
+
+
+def _drugs(text: str, language: str) -> set[str]:
+    """The drugs a text names: English names whole (lower case); Chinese ones by their stem and the two characters
+    that tell the class's members apart (头孢曲松 / 头孢呋辛, 氟沙星 of 左氧氟沙星)."""
+    if language != "zh":
+        return {m.lower() for m in _P_DRUG_EN.findall(text)}
+    out = set()
+    for m in _P_DRUG_ZH.finditer(text):
+        if m[0] in _ZH_WHOLE_DRUGS:
+            out.add(m[0])
+        elif m[0] in _ZH_DRUG_PREFIXES:
+            out.add(m[0] + "".join(c for c in text[m.end():m.end() + 2] if _P_CJK.match(c)))
+        else:
+            out.add("".join(c for c in text[max(m.start() - 2, 0):m.start()] if _P_CJK.match(c)) + m[0])
+    return out
+
+
+def _drug_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
+    """The keypoint names a drug the answer never names, and a clause about the keypoint's party (or no one), on
+    the keypoint's topic, names another: ceftriaxone for cefuroxime, "analgesia was acetaminophen" for "the drug
+    was flurbiprofen axetil", 阿司匹林 for 丙种球蛋白's neighbour … A drug the question names is its premise."""
+    lang, ans = scene.language, scene.answer
+    ours = _drugs(kt.text, lang)
+    if not ours:
+        return None
+    text = ans.text if lang == "zh" else ans.text.lower()
+    if any(d in text for d in ours):
+        return None
+    asked = _drugs(scene.question, lang) | {d for sib in scene.keypoints if sib.text is not kt
+                                            for d in _drugs(sib.text.text, lang)}  # the question's, the others' own
+    # the keypoint's topic: its words but the drug's name (and the word after it: "flurbiprofen axetil", "sodium")
+    # and the question's
+    body = kt.masked if lang == "zh" else re.sub(rf"(?:{_P_DRUG_EN.pattern})(?:\s+[a-z]+)?", " ", kt.masked, flags=re.I)
+    words = {w for w in _content_tokens(scene.blank(body), lang) if not _drugs(w, lang)} - scene.premise
+    mine = set(kp_parties)
+    for c in ans.clauses:
+        if c.refusal:
+            continue
+        named_here = {i for p, _, i in scene.mentions if c.span[0] <= p < c.span[1]}
+        if mine and named_here and not named_here & mine:
+            continue  # a clause about someone else
+        theirs = _drugs(c.text, lang) - ours - asked
+        if not theirs or any(d.refusal and d.sentence == c.sentence for d in ans.clauses):
+            continue  # (… "lists X and Y but does not mention an analgesic": what is missing is said)
+        theirs = {d for d in theirs if not _dosed_as_another(d, c.span, kt, scene)}
+        if not theirs:
+            continue
+        if words and not words & set(_content_tokens(scene.blank(c.text), lang)) and \
+                not words & set(_content_tokens(scene.blank(_sentence(ans, c.span[0])), lang)):
+            continue  # a drug said on another topic
+        return f"answer names {sorted(theirs)[0]} where keypoint names {sorted(ours)[0]}"
+    return None
+
+
+def _dosed_as_another(drug: str, span: tuple[int, int], kt: _Text, scene: _Scene) -> bool:
+    """Is ``drug`` given, in the answer's clause at ``span``, in the dose another keypoint gives its own drug (the
+    drug in that keypoint's place, "diclofenac 50 mg" for "flurbiprofen axetil 50 mg")?"""
+    ans, lang = scene.answer, scene.language
+    text = ans.text if lang == "zh" else ans.text.lower()
+    at = text.find(drug, span[0], span[1])
+    if at < 0:
+        return False
+    dose = next((v for v in ans.values if at < v.span[0] <= at + len(drug) + 25 and v.span[0] < span[1]), None)
+    return dose is not None and any(_same_value(k, dose) for sib in scene.keypoints
+                                    if sib.text is not kt and _drugs(sib.text.text, lang) for k in sib.values)
