@@ -696,3 +696,18 @@ def test_another_drug_in_the_keypoints_place_is_wrong():
                              ("The summary lists cefuroxime but does not mention an analgesic.", "Irrelevant")]:
         assert judge_keypoints(answer, [kp], "en", question=question)[0].label == expected
     assert label("患者术后予头孢曲松抗感染治疗。", "术后予头孢呋辛抗感染治疗。", "zh") != "Relevant"
+
+
+def test_the_facts_lead_words_filled_otherwise_are_wrong():
+    facts = [[{"doc_id": 1, "key": "diagnosis", "kind": "category", "text": "acute calculous cholecystitis",
+               "value": "acute calculous cholecystitis", "unit": None}]]
+    kp = "Kara Hale was diagnosed with acute calculous cholecystitis."
+    for answer, expected in [("Kara Hale was diagnosed with acute pancreatitis.", "Wrong"),
+                             ("Kara Hale was diagnosed with acute cholecystitis due to gallstones (calculous).", "Relevant"),
+                             ("Kara Hale's diagnosis is not given in the record.", "Irrelevant")]:
+        assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label == expected
+    facts = [[{"doc_id": 1, "key": "diagnosis", "kind": "category", "text": "2型糖尿病", "value": "2型糖尿病",
+               "unit": None}]]
+    kp = "刘斌的诊断为2型糖尿病。"
+    assert judge_keypoints("刘斌的诊断为甲状腺功能亢进症。", [kp], "zh", keypoint_facts=facts)[0].label == "Wrong"
+    assert judge_keypoints("刘斌的诊断在资料中未明确。", [kp], "zh", keypoint_facts=facts)[0].label == "Irrelevant"

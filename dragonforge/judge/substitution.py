@@ -10,7 +10,7 @@ import difflib
 import re
 from functools import lru_cache
 
-from dragonforge.judge.analysis import _sentence, _Text
+from dragonforge.judge.analysis import _P_REFUSAL_EN_ANYWHERE, _P_REFUSAL_ZH, _sentence, _Text
 from dragonforge.judge.entities import _org_kind
 from dragonforge.judge.scene import _Scene, _unnamed
 from dragonforge.judge.values import _CN_DIGITS, _same_value
@@ -577,3 +577,55 @@ def _dosed_as_another(drug: str, span: tuple[int, int], kt: _Text, scene: _Scene
     dose = next((v for v in ans.values if at < v.span[0] <= at + len(drug) + 25 and v.span[0] < span[1]), None)
     return dose is not None and any(_same_value(k, dose) for sib in scene.keypoints
                                     if sib.text is not kt and _drugs(sib.text.text, lang) for k in sib.values)
+
+
+# --- another filler after the fact's own lead words ----------------------------------------------------
+
+_P_ZH_COPULA_END = re.compile(r"(?:为|是|系|于|在|位于|患有|患)$")
+_P_EN_LEAD_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
+
+
+def _fact_lead_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[KeypointFact]) -> str | None:
+    """A build fact's words (a category, a place, a finding) the answer does not state, where a clause about the
+    keypoint's party (or no one) says the words that lead up to the fact in the keypoint ("diagnosed with",
+    "took place at", 诊断为, 地点为) and then something else: "diagnosed with acute pancreatitis" for "diagnosed
+    with acute calculous cholecystitis"."""
+    lang, ans = scene.language, scene.answer
+    mine = set(kp_parties)
+    said = scene.blank(" ".join(c.text for c in ans.clauses if not c.refusal))
+    for fact in facts:
+        if fact.kind not in ("category", "place", "text") or not fact.text:
+            continue
+        at = kt.text.find(fact.text) if lang == "zh" else kt.text.lower().find(fact.text.lower())
+        own = _content_tokens(scene.blank(fact.text), lang)
+        if at <= 0 or not own or _coverage(own, said, lang) >= 0.5 or (fact.kind == "text" and len(own) > 4):
+            continue  # (a text fact that is a clause of its own has no single place to fill)
+        before = kt.text[:at]
+        if lang == "zh":
+            lead = _P_ZH_COPULA_END.sub("", before.rstrip())[-4:]
+            if len(lead) < 2 or not all(_P_CJK.match(c) for c in lead):
+                continue
+        else:
+            lead_words = _P_EN_LEAD_WORD.findall(before)[-2:]
+            if len(lead_words) < 2 or all(w.lower() in _NOT_A_MODIFIER_EN for w in lead_words):
+                continue  # ("has no": no lead of its own)
+            lead = " ".join(lead_words).lower()
+        for c in ans.clauses:
+            if c.refusal:
+                continue
+            named = {i for p, _, i in scene.mentions if c.span[0] <= p < c.span[1]}
+            if mine and named and not named & mine:
+                continue  # a clause about someone else
+            text = c.text if lang == "zh" else c.text.lower()
+            i = text.find(lead)
+            if i < 0:
+                continue
+            rest = text[i + len(lead):]
+            if lang == "zh":
+                rest = re.sub(r"^(?:为|是|系|于|在|位于|患有|患)", "", rest)
+            filler = _content_tokens(scene.blank(rest), lang)
+            if _P_REFUSAL_ZH.search(rest) or _P_REFUSAL_EN_ANYWHERE.search(rest):
+                continue  # "…的诊断在资料中未明确": the value is said to be missing
+            if filler and _coverage(own, scene.blank(rest), lang) < 0.5:
+                return f"answer says {rest.strip(' .。，,;；')[:40]} where keypoint says {fact.text}"
+    return None
