@@ -711,3 +711,16 @@ def test_the_facts_lead_words_filled_otherwise_are_wrong():
     kp = "刘斌的诊断为2型糖尿病。"
     assert judge_keypoints("刘斌的诊断为甲状腺功能亢进症。", [kp], "zh", keypoint_facts=facts)[0].label == "Wrong"
     assert judge_keypoints("刘斌的诊断在资料中未明确。", [kp], "zh", keypoint_facts=facts)[0].label == "Irrelevant"
+
+
+def test_a_value_under_the_other_keypoints_own_label_is_not_this_ones():
+    kps = ["全年召开董事会会议9次。", "全年召开股东大会2次。"]
+    answer = "2021年度，公司共召开董事会会议2次、股东大会9次。"
+    assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Wrong", "Wrong"]
+    answer = "2021年度，公司共召开董事会会议9次、股东大会2次。"
+    assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Relevant", "Relevant"]
+
+
+def test_chinese_short_forms_of_legal_terms_are_written_out():
+    assert label("周成以贩卖毒品罪获刑二年二个月。", "被判处有期徒刑二年二个月。", "zh") == "Relevant"
+    assert label("辩护人：萧丽丽（四川明诚律所）", "辩护人系四川明诚律师事务所律师。", "zh") == "Relevant"

@@ -27,7 +27,10 @@ def _under_other_label(a: Value, words: tuple[str, ...], others: list[_Sibling],
     ans = scene.answer
     start = _context_span(ans, a, ans.values)[0]
     ctx = scene.blank(ans.masked[start:a.span[0]])
-    if _share(words, ctx, scene.language) > 0:
+    rivals = [s for s in others if any(_same_value(v, a) or _conflicts(v, a) for v in s.values)]
+    theirs_all = {w for s in rivals for w in s.words}
+    mine_only = tuple(w for w in words if w not in theirs_all) or words  # (召开 is both keypoints' word)
+    if _share(mine_only, ctx, scene.language) > 0:
         return False
     # another keypoint's own words (none of this keypoint's) lead up to the value; ``least``: how many of them
     return any(_share(tuple(w for w in s.words if w not in words and w not in ours), ctx, scene.language) > least
