@@ -724,3 +724,12 @@ def test_a_value_under_the_other_keypoints_own_label_is_not_this_ones():
 def test_chinese_short_forms_of_legal_terms_are_written_out():
     assert label("周成以贩卖毒品罪获刑二年二个月。", "被判处有期徒刑二年二个月。", "zh") == "Relevant"
     assert label("辩护人：萧丽丽（四川明诚律所）", "辩护人系四川明诚律师事务所律师。", "zh") == "Relevant"
+
+
+def test_the_other_end_of_a_ranking_and_a_ruled_out_finding_are_wrong():
+    kp = "The smallest segment of Orin Motors was auto parts."
+    assert label("Auto parts was the largest segment of Orin Motors, at $590 million.", kp, "en") == "Wrong"
+    assert label("Auto parts was Orin Motors' smallest segment.", kp, "en") == "Relevant"
+    assert label("收入最多的板块是汽车零部件。", "收入最少的板块是汽车零部件。", "zh") == "Wrong"
+    kp = "Kara Hale was diagnosed with acute calculous cholecystitis."
+    assert label("Kara Hale's workup ruled out acute calculous cholecystitis.", kp, "en") == "Wrong"

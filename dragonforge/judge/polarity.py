@@ -25,11 +25,15 @@ _DIRECTION_ZH = [(re.compile(r"增长|上升|提高|增加|上涨|增至|升高|
                  (re.compile(r"下降|减少|降低|下滑|下跌|减至|降至|缩小|回落"), _DOWN)]
 _OPPOSITES_EN = [("above", "below"), ("positive", "negative"), ("benign", "malignant"), ("lighter", "heavier"),
                  ("mitigated", "aggravated"), ("lenient", "severe"), ("qualified", "unqualified"),
-                 ("approved", "rejected"), ("guilty", "innocent"), ("accepted", "rejected")]
+                 ("approved", "rejected"), ("guilty", "innocent"), ("accepted", "rejected"),
+                 # superlatives: which end of a ranking
+                 ("largest", "smallest"), ("biggest", "smallest"), ("highest", "lowest"), ("longest", "shortest"),
+                 ("oldest", "youngest"), ("earliest", "latest"), ("maximum", "minimum")]
 _OPPOSITES_ZH = [("从轻", "从重"), ("减轻", "加重"), ("阳性", "阴性"), ("良性", "恶性"), ("无前科", "有前科"),
                  ("初犯", "累犯"), ("高于参考", "低于参考"), ("偏高", "偏低"), ("升高", "降低"), ("同意", "反对"),
                  ("批准", "驳回"), ("盈利", "亏损"), ("无罪", "有罪"), ("参考范围内", "低于参考"), ("参考范围内", "高于参考"),
-                 ("正常范围内", "低于正常"), ("正常范围内", "高于正常")]
+                 ("正常范围内", "低于正常"), ("正常范围内", "高于正常"),
+                 ("最大", "最小"), ("最高", "最低"), ("最多", "最少"), ("最长", "最短"), ("最早", "最晚")]
 
 
 def _direction(text: str, language: str) -> int:
@@ -97,7 +101,8 @@ def _comparatives(text: str, language: str) -> list[tuple[int, int, str]]:
     return out
 
 
-_P_NEGATION_EN = re.compile(r"\b(?:no|not|never|none|denies|denied|deny|without|neither|nor|unremarkable|"
+_P_NEGATION_EN = re.compile(r"\b(?:no|not|never|none|denies|denied|deny|without|neither|nor|unremarkable|ruled out|"
+                            r"rules out|rule out|"
                             r"free of|negative for|declined to|absence of|absent)\b|n't\b", re.I)
 # (不 inside a term is no negation: 尿不尽, 胸闷不适, 不良反应, 心律不齐, 食欲不振)
 _P_NEGATION_ZH = re.compile(r"否认|没有|并未|尚未|未(?!来|成年|婚)|不(?!同|但|仅|过(?!敏)|久|少|断|足|等|论|限|尽|适|良|全|齐|规则|清|振|畅|宁|稳|均)|无(?!锡|期)|"
