@@ -733,3 +733,19 @@ def test_the_other_end_of_a_ranking_and_a_ruled_out_finding_are_wrong():
     assert label("收入最多的板块是汽车零部件。", "收入最少的板块是汽车零部件。", "zh") == "Wrong"
     kp = "Kara Hale was diagnosed with acute calculous cholecystitis."
     assert label("Kara Hale's workup ruled out acute calculous cholecystitis.", kp, "en") == "Wrong"
+
+
+def test_short_names_of_companies_courts_and_exchanges():
+    kp = "安明文化传媒股份有限公司的资产负债率更低。"
+    assert label("安明文化传媒资产负债率25.55%，金泰化工31.32%，安明更低。", kp, "zh") == "Relevant"
+    assert label("上诉法院：泉州市中院。", "上诉法院为福建省泉州市中级人民法院。", "zh") == "Relevant"
+    assert label("公司在深交所上市，股票代码000640。", "股票在深圳证券交易所上市，证券代码为000640。", "zh") == "Relevant"
+
+
+def test_a_sale_for_an_acquisition_is_wrong_and_the_answers_one_term_needs_no_label():
+    kp = "2022年1月22日的收购事项内容为80%股权。"
+    assert label("2022年1月22日，公司将其持有的鼎盛能源有限公司80%股权出售。", kp, "zh") == "Wrong"
+    kp = "49 days passed between the two."
+    answer = "The prosecution was filed on June 26, 2021 and the judgment was made on August 14, 2021, 49 days later."
+    assert judge_keypoints(answer, [kp], "en", question="How many days passed between the filing and the judgment?"
+                           )[0].label == "Relevant"

@@ -118,7 +118,8 @@ ZH_SHORT_FORMS: dict[str, str] = {
     "血沉": "红细胞沉降率", "房颤": "心房颤动", "心梗": "心肌梗死", "脑梗": "脑梗死", "慢阻肺": "慢性阻塞性肺疾病",
     "冠脉": "冠状动脉", "甲亢": "甲状腺功能亢进症", "甲减": "甲状腺功能减退症", "静滴": "静脉滴注", "肌注": "肌内注射",
     # legal and corporate: 获刑 (without a punishment named) is a term of fixed-term imprisonment
-    "律所": "律师事务所", "获刑": "被判处有期徒刑", "独董": "独立董事", "董秘": "董事会秘书",
+    "律所": "律师事务所", "获刑": "被判处有期徒刑", "独董": "独立董事", "董秘": "董事会秘书", "中院": "中级人民法院",
+    "深交所": "深圳证券交易所", "上交所": "上海证券交易所", "北交所": "北京证券交易所", "港交所": "香港联合交易所",
 }
 # routes of administration after a dose ("500 mg IV qd", "0.4 mg PO"): a Roman numeral elsewhere (stage IV) stays
 _ROUTES = {"IV": ("intravenously", "静脉"), "PO": ("orally", "口服"), "IM": ("intramuscularly", "肌内注射"),

@@ -264,7 +264,8 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
         if k_status and a_status and k_status != a_status:
             wrong.append(f"answer says {best.text} is {_STATUS_NAMES[a_status]} where keypoint says "
                          f"{_STATUS_NAMES[k_status]}")
-        found.append((k, best, own or (k_status is not None and k_status == a_status)))  # "偏低" says "低于参考范围"
+        found.append((k, best, own or (k_status is not None and k_status == a_status)  # "偏低" says "低于参考范围"
+                      or (not mine and sum(v.kind == best.kind for v in live) == 1)))  # the answer's one term
     # the keypoint's values said together in one sentence, one of them under another keypoint's label: the
     # answer gives this event's figure to another event ("March 17 - a financing of $29.74 million" for "the
     # restructuring on March 17 involved $29.74 million")
@@ -308,8 +309,10 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
         missing = [m for m in missing if not _labelling_year(m[0], kt)]
     if not missing:
         near = " ".join(_sentence(ans, a.span[0], before=1) for _, a, _ in found)
+        residual = tuple(w for w in kp_words if w not in scene.premise)  # (what the question says is no label)
         if not any(own or _specific(a) for _, a, own in found) \
-                and _coverage(kp_words, scene.blank(near), lang) < RESIDUAL_RELEVANT:
+                and max(_coverage(kp_words, scene.blank(near), lang),
+                        _coverage(residual, scene.blank(near), lang)) < RESIDUAL_RELEVANT:
             return "Irrelevant", f"{', '.join(a.text for _, a, _ in found)} appears in another role"
         clash = _opposite_word(kt.text, near, lang) or _negation_flip(kt.text, near, lang)
         if clash:

@@ -128,6 +128,9 @@ def _entity_zh(name: str, org: bool) -> _Entity:
                 if len(core) >= 4:
                     aliases.add(core[:4])
                 break
+        province = re.match(r"^[\u4e00-\u9fff]{2,3}省(?=[\u4e00-\u9fff]{2,3}市)", name)
+        if province:  # 福建省泉州市中级人民法院 is also 泉州市中级人民法院
+            aliases.add(name[province.end():])
         m = _P_ZH_AUTHORITY.match(name)
         if m:  # 扬州市广陵区人民检察院 is also 广陵区人民检察院 and 广陵区检察院
             for local in {m[2] + m[3], m[2] + m[3].replace("人民", "")}:
@@ -211,6 +214,10 @@ def _add_entity(entities: list[_Entity], ent: _Entity) -> None:
         if _P_CJK.match(ent.name) and not ent.org and not e.org and len(ent.name) == len(e.name) + 1 \
                 and ent.name.startswith(e.name):
             return  # 梁峰虽不具有…: the regex took one character too many of a known person's name
+        if _P_CJK.match(ent.name) and not ent.org and e.org and len(ent.name) >= 2 and e.name.startswith(ent.name):
+            if ent.name not in e.aliases:  # "安明更低": a company's first characters are its short name
+                entities[n] = _Entity(e.name, e.aliases + (ent.name,), e.org)
+            return
         if _P_CJK.match(ent.name) and ent.org == e.org and min(len(ent.name), len(e.name)) >= 4:
             if e.name.endswith(ent.name):
                 entities[n] = ent  # keep the cleaner, shorter name
