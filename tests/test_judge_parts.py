@@ -749,3 +749,10 @@ def test_a_sale_for_an_acquisition_is_wrong_and_the_answers_one_term_needs_no_la
     answer = "The prosecution was filed on June 26, 2021 and the judgment was made on August 14, 2021, 49 days later."
     assert judge_keypoints(answer, [kp], "en", question="How many days passed between the filing and the judgment?"
                            )[0].label == "Relevant"
+
+
+def test_another_code_in_the_keypoints_place_is_wrong():
+    kp = "Its ticker symbol is STRH."
+    assert label("The company trades on the NYSE under the symbol STRX.", kp, "en") == "Wrong"
+    assert label("The company trades on the NYSE under the symbol STRH.", kp, "en") == "Relevant"
+    assert label("公司股票在深交所上市，证券代码为601887。", "证券代码为000640。", "zh") == "Wrong"

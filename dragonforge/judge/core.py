@@ -68,6 +68,7 @@ from dragonforge.judge.refusal import _is_unanswerable_keypoint, _judge_unanswer
 from dragonforge.judge.scene import _NO_CLAUSE, _P_CODE_EN, _fact_values, _kp_words, _refused_here, _Scene, _Sibling
 from dragonforge.judge.substitution import (
     _closed_class_swap,
+    _code_swap,
     _drug_swap,
     _fact_lead_swap,
     _filler_clash,
@@ -177,7 +178,7 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
             _swapped_roles(kt, scene) or _reversed_relation(kt, scene) or _closed_class_swap(kt, scene, kp_parties) \
             or _crossed_pair(kt, scene, kp_parties, _kp_words(kt, scene)) or _other_role(kt, scene, kp_parties) \
             or _role_stand_in(kt, scene, kp_parties) or _drug_swap(kt, scene, kp_parties) \
-            or _fact_lead_swap(kt, scene, kp_parties, facts)
+            or _fact_lead_swap(kt, scene, kp_parties, facts) or _code_swap(kt, scene)
         if swapped:
             return "Wrong", swapped
     absent = [i for i in named_by_facts if not scene.mentioned(i)

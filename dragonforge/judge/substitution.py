@@ -629,3 +629,28 @@ def _fact_lead_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list
             if filler and _coverage(own, scene.blank(rest), lang) < 0.5:
                 return f"answer says {rest.strip(' .。，,;；')[:40]} where keypoint says {fact.text}"
     return None
+
+
+# --- another code ----------------------------------------------------------------------------------------
+
+_P_CODE = re.compile(r"\b[A-Z]{2,6}\b|(?<![\d.])\d{6}(?![\d.])")  # a ticker (STRH), a Chinese securities code (000640)
+_NOT_CODES = frozenset({"USD", "CNY", "RMB", "HKD", "EUR", "CEO", "CFO", "COO", "CTO", "NYSE", "LLC", "INC", "LTD",
+                        "PLC", "AG", "SA", "IPO", "EGM", "AGM", "ESG", "GDP", "IV", "PO", "CT", "MRI", "ICU", "ER"})
+
+
+def _code_swap(kt: _Text, scene: _Scene) -> str | None:
+    """The keypoint names a code (a ticker, a securities code) the answer never writes, and a clause of the answer
+    on the keypoint's topic writes another: "under the symbol STRX" for "its ticker symbol is STRH"."""
+    ours = {c for c in _P_CODE.findall(kt.text) if c not in _NOT_CODES}
+    if not ours or any(c in scene.answer.text for c in ours):
+        return None
+    lang, ans = scene.language, scene.answer
+    asked = set(_P_CODE.findall(scene.question if lang == "zh" else scene.question.upper()))
+    words = set(_content_tokens(scene.blank(_P_CODE.sub(" ", kt.text)), lang))
+    for c in ans.clauses:
+        if c.refusal:
+            continue
+        theirs = {x for x in _P_CODE.findall(c.text) if x not in _NOT_CODES and x not in asked}
+        if theirs and (not words or words & set(_content_tokens(scene.blank(c.text), lang))):
+            return f"answer gives {sorted(theirs)[0]} where keypoint has {sorted(ours)[0]}"
+    return None
