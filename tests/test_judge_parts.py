@@ -756,3 +756,15 @@ def test_another_code_in_the_keypoints_place_is_wrong():
     assert label("The company trades on the NYSE under the symbol STRX.", kp, "en") == "Wrong"
     assert label("The company trades on the NYSE under the symbol STRH.", kp, "en") == "Relevant"
     assert label("公司股票在深交所上市，证券代码为601887。", "证券代码为000640。", "zh") == "Wrong"
+
+
+def test_unanswerable_questions_refusals_that_open_and_guesses():
+    kp, q = "Unable to answer", "What was the market capitalization of Orin Group at the end of 2021?"
+    for answer, expected in [
+            ("Unable to answer: the 2021 report gives total assets ($28.78 billion) but no share price.", "Relevant"),
+            ("Approximately $3.41 billion, based on the report.", "Wrong"),
+            ("The market capitalization is not stated, but with net profit of $451.39 million it would have been "
+             "around $9 billion.", "Wrong")]:
+        assert judge_keypoints(answer, [kp], "en", unanswerable=True, question=q)[0].label == expected
+    assert judge_keypoints("病历未直接写明，但推测为O型血。", ["无法回答"], "zh", unanswerable=True,
+                           question="韩建国是什么血型？")[0].label == "Wrong"

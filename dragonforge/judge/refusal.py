@@ -70,14 +70,29 @@ def _off_the_question(answer: str, question: str, language: str) -> bool:
     return bool(asked) and not asked & set(_content_tokens(answer, language))
 
 
+def _opens_declining(answer: str, language: str) -> bool:
+    """The answer opens by declining ("Unable to answer: the report gives X but not Y") and guesses nothing."""
+    t = _analyse(answer, language)
+    return bool(t.clauses) and t.clauses[0].refusal and not _P_SPECULATION.search(answer)
+
+
+def _bare_value(answer: str, language: str) -> bool:
+    """An answer that is a value and little else ("Approximately $3.41 billion, based on the report."): an answer
+    to the question, whatever its words."""
+    t = _analyse(answer, language)
+    return bool(t.values) and len(_content_tokens(t.masked, language)) <= 2
+
+
 def _judge_unanswerable(kp: str, answer: str, language: str, question: str | None = None) -> KeypointLabel:
     if not answer.strip():
         return KeypointLabel(keypoint=kp, label="Irrelevant", reason="empty answer")
     if is_refusal(answer, language):
         return KeypointLabel(keypoint=kp, label="Relevant", reason="declines to answer an unanswerable question")
-    if _concludes_declining(answer, language):
+    if _concludes_declining(answer, language) or _opens_declining(answer, language):
         return KeypointLabel(keypoint=kp, label="Relevant",
-                             reason="says what the documents hold, then declines to answer the question")
+                             reason="declines to answer the question, saying what the documents hold")
+    if _P_SPECULATION.search(answer) or _bare_value(answer, language):
+        return KeypointLabel(keypoint=kp, label="Wrong", reason="guesses an answer to an unanswerable question")
     if question and _off_the_question(answer, question, language):
         return KeypointLabel(keypoint=kp, label="Irrelevant", reason="neither declines nor answers the question asked")
     return KeypointLabel(keypoint=kp, label="Wrong", reason="asserts an answer to an unanswerable question")
