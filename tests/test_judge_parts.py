@@ -768,3 +768,14 @@ def test_unanswerable_questions_refusals_that_open_and_guesses():
         assert judge_keypoints(answer, [kp], "en", unanswerable=True, question=q)[0].label == expected
     assert judge_keypoints("病历未直接写明，但推测为O型血。", ["无法回答"], "zh", unanswerable=True,
                            question="韩建国是什么血型？")[0].label == "Wrong"
+
+
+def test_irregular_verbs_and_event_nouns_are_one_word():
+    assert _stem("underwent") == _stem("undergo") and _stem("sold") == _stem("sell")
+    assert _stem("detention") == _stem("detained") and _stem("admission") == _stem("admitted")
+    kp = "Juan Ortiz underwent transurethral resection of the prostate on April 26, 2024."
+    assert label("Juan Ortiz was managed conservatively and did not undergo surgery.", kp, "en") == "Wrong"
+    kp = "The defendant detained on October 9, 2022 is Carl Cherry."
+    question = "When does the term of the defendant placed in criminal detention on October 9, 2022 end?"
+    assert judge_keypoints("That is Carl Cherry; his sentence runs until 9 October 2029.", [kp], "en",
+                           question=question)[0].label == "Relevant"

@@ -22,13 +22,29 @@ _P_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 _SEX_WORDS_EN = {"man": "male", "men": "male", "woman": "female", "women": "female"}
+# the verb an event noun is made from, where the stem does not show it (detention / detained): general English
+_DERIVED_EN = {"detention": "detain", "admission": "admit", "acquisition": "acquire", "birth": "born", "death": "die",
+               "growth": "grow", "loss": "lose", "sale": "sell", "payment": "pay", "treatment": "treat",
+               "issuance": "issue", "imprisonment": "imprison", "appointment": "appoint", "resignation": "resign",
+               "approval": "approve", "dismissal": "dismiss", "withdrawal": "withdraw", "settlement": "settle",
+               "prescription": "prescribe", "infusion": "infuse", "injection": "inject", "decision": "decide",
+               "reduction": "reduce"}
 
 
 @lru_cache(maxsize=65536)
 def _stem(word: str) -> str:
+    """A word's stem: its lemma (simplemma: "underwent" is "undergo", "sold" is "sell"), or the verb an event noun
+    is made from, cut by Snowball's English stemmer to six letters."""
     w = word.lower().replace("’", "'").removesuffix("'s")
     w = _SEX_WORDS_EN.get(w, w)  # "a man" states "male"
+    w = _DERIVED_EN.get(w) or _lemma(w)
     return _english_stemmer().stemWord(w)[:6]
+
+
+def _lemma(word: str) -> str:
+    import simplemma
+
+    return simplemma.lemmatize(word, lang="en") if word.isalpha() else word
 
 
 _stemmer = None
