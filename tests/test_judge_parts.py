@@ -779,3 +779,17 @@ def test_irregular_verbs_and_event_nouns_are_one_word():
     question = "When does the term of the defendant placed in criminal detention on October 9, 2022 end?"
     assert judge_keypoints("That is Carl Cherry; his sentence runs until 9 October 2029.", [kp], "en",
                            question=question)[0].label == "Relevant"
+
+
+def test_the_answers_one_amount_on_the_keypoints_topic_is_its_answer():
+    kps = ["The zinc segment generated $794.46 million.", "The zinc segment accounted for 58.8% of operating revenue."]
+    answer = "The zinc business contributed $968.05 million, which was 58.8% of revenue."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Wrong", "Relevant"]
+    kps = ["The first major event of Orin Group was its litigation on January 16, 2023.",
+           "The first major event of Orin Group involved $53.49 million."]
+    answer = "For Orin Group, the first event was a major contract with Mill Holdings signed on February 8, 2023, " \
+             "worth $720.32 million."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Wrong", "Wrong"]
+    kp = "Vale Group reported operating revenue of $2.11 billion."
+    answer = "Orin Group had the larger revenue at $2.11 billion, compared with Vale Group's $168.37 million."
+    assert label(answer, kp, "en") == "Wrong"

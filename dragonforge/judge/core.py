@@ -87,7 +87,7 @@ from dragonforge.judge.values import (
     _value_phrase,
     en_number_words,
 )
-from dragonforge.judge.words import _P_CJK, _content_tokens, _coverage, _share, _stem, _token_spans
+from dragonforge.judge.words import _P_CJK, _STOP_EN, _content_tokens, _coverage, _share, _stem, _token_spans
 from dragonforge.models import KeypointFact
 
 _P_NUMBERING = re.compile(r"^\s*\d+\s*[.、)）]\s*")
@@ -357,6 +357,25 @@ def _labelling_year(k: Value, kt: _Text) -> bool:
     return bool(_P_LABELLED.match(after)) or bool(re.match(r"年?年度", after))
 
 
+def _modifier_clash(kp: str, ctx: str, language: str) -> bool:
+    """Do the keypoint and the answer put different words before the same head word ("net income" / "operating
+    income", "R&D investment" / "environmental investment"): another quantity of the same kind?"""
+    if language == "zh":
+        return False
+    kp_words = [w.lower() for w in re.findall(r"[A-Za-z&]+", kp)]
+    ans_words = [w.lower() for w in re.findall(r"[A-Za-z&]+", ctx)]
+    for i, w in enumerate(ans_words):
+        if i == 0 or w in _STOP_EN:
+            continue
+        for j, v in enumerate(kp_words):
+            if j and _stem(v) == _stem(w):
+                mine, theirs = kp_words[j - 1], ans_words[i - 1]
+                if mine not in _STOP_EN and theirs not in _STOP_EN and _stem(mine) != _stem(theirs) \
+                        and mine not in ans_words:
+                    return True
+    return False
+
+
 _P_JOINT = re.compile(r"两人|二人|三人|双方|二者|两者|两家|\b(?:both|combined|altogether|between them)\b", re.I)
 
 
@@ -542,7 +561,10 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         # "发布新产品" on DATE is no answer to "DATE发生诉讼事项")
         unnamed_slot = not mine and alone and own == [a] and sum(v.kind == k.kind for v in live) == 1 and (
             k.kind == "duration" or (k.kind == "date" and not _other_event(own_kp, k, ans, a, lang) and (
-                k_event is not None or _share(words, scene.blank(_sentence(ans, a.span[0])), lang) > 0)))
+                k_event is not None or _share(words, scene.blank(_sentence(ans, a.span[0])), lang) > 0))
+            or (k.kind not in ("date", "duration") and score > 0 and not _modifier_clash(own_text, ctx, lang)))
+        # ("the zinc business contributed $X" for "the zinc segment generated $Y"; not "operating income" for
+        # "net income": another line item)
         if not same_party and not exact and not single and not named_event and not unnamed_slot and \
                 _share(kp_words, scene.blank(_sentence(ans, a.span[0])), lang) < CONTEXT_SOLE_FACT:
             continue  # a sentence on another topic
@@ -558,8 +580,11 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         event = (same_party or (not mine and (k.kind == "duration" or k_event is not None or _share(
             words, scene.blank(_sentence(ans, a.span[0])), lang) > 0))) and (
             k.kind == "duration" or (k.kind == "date" and not _other_event(own_kp, k, ans, a, lang)))
+        # the one amount (share, count) of the kind the answer says of the keypoint's party, on its topic
+        party_slot = same_party and k.kind not in ("date", "duration") and score > 0 and sum(
+            v.kind == k.kind and bool(scene.parties(v.span[0], kinds) & mine) for v in live) == 1
         slot = a in own and (
-            (alone and len(own) == 1 and (not extra or event)) or
+            (alone and len(own) == 1 and (not extra or event or unnamed_slot or party_slot)) or
             (rivals_of and score > 0 and all(_share(tuple(w for w in s.words if w not in words), ctx, lang) < score
                                              for s in rivals_of)))
         if score >= CONTEXT_SAME_FACT or (sole and score > 0) or (same_party and (

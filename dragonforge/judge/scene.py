@@ -85,7 +85,8 @@ class _Scene:
                 return inside
         si = _sentence_index(ans, pos)
         before = [m for m in mentions if m[1] <= pos]
-        here = [m for m in before if _sentence_index(ans, m[0]) == si]
+        here = [m for m in before if _sentence_index(ans, m[0]) == si
+                and not self._counterparty(m[0], (_clause_of(ans, m[0]) or _NO_CLAUSE).span[0])]
         if here:
             last = _clause_of(ans, here[-1][0])
             return {i for p, _, i in here if last is None or last.span[0] <= p < last.span[1]}
@@ -105,7 +106,8 @@ class _Scene:
         splitter opened at "compared with" starts at the name, which is then its subject.)"""
         if self.language == "zh" or pos <= clause_start:
             return False
-        return bool(_P_COUNTERPARTY_EN.search(self.answer.text[max(clause_start, pos - 10):pos]))
+        before = self.answer.text[max(0, pos - 24):pos]
+        return bool(_P_COUNTERPARTY_EN.search(before)) and not _P_COMPARED_EN.search(before)
 
     def owner(self, pos: int) -> int | None:
         """The one party a value at ``pos`` belongs to: the last named before it in its clause, else the first
@@ -147,6 +149,7 @@ class _Scene:
         return low
 
 
+_P_COMPARED_EN = re.compile(r"\b(?:compared|comparison|contrast|together|along)\s+(?:with|to)\s+(?:the\s+)?$", re.I)
 _P_COUNTERPARTY_EN = re.compile(r"\b(?:with|against)\s+(?:the\s+)?$", re.I)
 _P_PRONOUN = re.compile(r"\b(?:he|his|him|she|her)\b|他|她|其", re.I)
 _P_LEAD_ONLY = re.compile(r"[\W_]*(?:on|in|at|by|于|在)?[\W_]*", re.I)  # a clause holding nothing but its value

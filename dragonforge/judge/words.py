@@ -14,7 +14,7 @@ over about approximately around nearly some each per i we you our your than then
 will would can could should may might must shall very just only same other another respectively while whereas
 according based year defendant defendants patient patients company after before since until during
 got get gets received receive receives given gave give took taken take made make makes
-versus vs against compared whilst""".split())  # (the words of a comparison relate, they label nothing)
+versus vs against compared whilst far well above below""".split())  # (the words of a comparison relate, they label nothing)
 _STOP_ZH = set("的 了 为 是 于 在 和 与 及 其 该 等 共 并 对 由 被 将 之 或 而 也 都 已 所 以 即 分别 以及 其中 有关 相关 为止 "
                "根据 按照 约 达 达到 累计 全年 年度 本 此 各 被告人 患者 公司 本案 该案 位于".split())  # 位于: a copula of place
 _P_WORD_EN = re.compile(r"[a-z][a-z0-9]*(?:['’][a-z]+)?|\d+[a-z]+[a-z0-9]*")
