@@ -793,3 +793,17 @@ def test_the_answers_one_amount_on_the_keypoints_topic_is_its_answer():
     kp = "Vale Group reported operating revenue of $2.11 billion."
     answer = "Orin Group had the larger revenue at $2.11 billion, compared with Vale Group's $168.37 million."
     assert label(answer, kp, "en") == "Wrong"
+
+
+def test_a_reading_said_on_the_other_side_of_its_range_without_its_value_is_wrong():
+    kps = ["血糖为8.5mmol/L，高于参考范围。", "凝血酶原时间为12.9秒，在参考范围内。"]
+    answer = "患者的血糖在正常范围内，凝血酶原时间延长。"
+    assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Wrong", "Wrong"]
+    answer = "患者血糖偏高，凝血酶原时间正常。"
+    assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] != ["Wrong", "Wrong"]
+
+
+def test_chinese_comparisons_of_speed_and_with_bracketed_values():
+    kp = "梁金凤的心率更快。"
+    assert label("梁金凤（114次/分）的心率比权淑华（93次/分）慢。", kp, "zh") == "Wrong"
+    assert label("梁金凤（114次/分）的心率比权淑华（93次/分）快。", kp, "zh") == "Relevant"

@@ -299,6 +299,11 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
     for k, words, elsewhere in missing:
         if _refused_here(scene, words or kp_words, kp_parties):
             continue
+        k_status = _range_status(kt, k)
+        said = _status_said(scene, words, k, mine) if k_status else None
+        if said and said != k_status:  # "血糖和白细胞计数均在正常范围内" for "血糖为8.5mmol/L，高于参考范围"
+            wrong.append(f"answer says it is {_STATUS_NAMES[said]} where keypoint says {_STATUS_NAMES[k_status]}")
+            continue
         rival = _rival(k, words, kp_words, scene, [a for a in live if id(a) not in used], mine, values,
                        swapped=elsewhere, kinds=kinds, others=others) or (None if _labelling_year(k, kt) else (
             _listed(k, scene, live, used, found) or _paired(k, scene, live, used, found, others)))
@@ -413,10 +418,10 @@ def _event_word(k: Value, scene: _Scene) -> str | None:
 
 # A reading against its reference range: below, within, above (a general clinical reading, either language)
 _P_STATUS = {
-    "low": re.compile(r"低于(?:参考|正常)|偏低|降低|减低|下降|↓|\bbelow (?:the )?(?:reference|normal)|\b(?:low|decreased|"
+    "low": re.compile(r"低于(?:参考|正常)|偏低|降低|减低|下降|缩短|↓|\bbelow (?:the )?(?:reference|normal)|\b(?:low|decreased|"
                       r"reduced)\b", re.I),
-    "high": re.compile(r"高于(?:参考|正常)|超出(?:参考|正常)|超过(?:参考|正常)|偏高|升高|增高|↑|\babove (?:the )?(?:reference|"
-                       r"normal)|\b(?:high|elevated|raised|increased)\b", re.I),
+    "high": re.compile(r"高于(?:参考|正常)|超出(?:参考|正常)|超过(?:参考|正常)|偏高|升高|增高|延长|↑|\babove (?:the )?(?:reference|"
+                       r"normal)|\b(?:high|elevated|raised|increased|prolonged)\b", re.I),
     "normal": re.compile(r"(?:参考|正常)(?:值)?范围内|处于正常范围|(?<![不非异])正常|\bwithin (?:the )?(?:reference|normal)"
                          r"|\bnormal\b", re.I),
 }
@@ -434,6 +439,25 @@ def _range_status(t: _Text, v: Value) -> str | None:
     after = after[:stop.start() if stop else len(after)][:40]
     found = {name for name, pattern in _P_STATUS.items() if pattern.search(after)}
     return found.pop() if len(found) == 1 else None
+
+
+def _status_said(scene: _Scene, words: tuple[str, ...], k: Value, mine: set[int]) -> str | None:
+    """Where the answer says the keypoint's reading lies against its range without giving a value: a clause
+    naming the reading (one of the keypoint's words before its value) and one status, and no value of its kind."""
+    lang, ans = scene.language, scene.answer
+    label = [w for w in words if len(w) >= 2]
+    for c in ans.clauses:
+        if c.refusal or any(v.kind == k.kind and c.span[0] <= v.span[0] < c.span[1] for v in ans.values):
+            continue
+        if mine and (named := scene.parties(c.span[0])) and not named & mine:
+            continue
+        text = c.text if lang == "zh" else c.text.lower()
+        if not label or not any((w in text) if lang == "zh" else w in _content_tokens(text, lang) for w in label):
+            continue
+        found = {name for name, pattern in _P_STATUS.items() if pattern.search(text)}
+        if len(found) == 1:
+            return found.pop()
+    return None
 
 
 # words that say a value is the amount of something ("is worth", "valued at", "totalling", "共计"): no label

@@ -203,10 +203,10 @@ def _member_clash(scene: _Scene, kp_parties: list[int]) -> str | None:
     for a, b, i in scene.mentions:
         if i != person or (_clause_of(ans, a) or _NO_CLAUSE).refusal:
             continue
-        si = _sentence_index(ans, a)
+        seg = next(((x, y) for x, y in _segments(ans) if x <= a < y), (0, len(ans.text)))
         near = [(max(p - b, a - q, 0), j) for p, q, j in scene.mentions
                 if j != person and scene.entities[j].org and _org_kind(scene.entities[j]) == kind
-                and _sentence_index(ans, p) == si]
+                and seg[0] <= p < seg[1]]  # in its stretch: "A的辩护人为X所律师甲；B的辩护人为乙" puts 乙 nowhere
         if near:
             j = min(near)[1]
             if j != place:
