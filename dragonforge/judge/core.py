@@ -301,7 +301,7 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
             continue
         k_status = _range_status(kt, k)
         said = _status_said(scene, words, k, mine) if k_status else None
-        if said and said != k_status:  # "血糖和白细胞计数均在正常范围内" for "血糖为8.5mmol/L，高于参考范围"
+        if said and k_status and said != k_status:  # "血糖和白细胞计数均在正常范围内" for "血糖为8.5mmol/L，高于参考范围"
             wrong.append(f"answer says it is {_STATUS_NAMES[said]} where keypoint says {_STATUS_NAMES[k_status]}")
             continue
         rival = _rival(k, words, kp_words, scene, [a for a in live if id(a) not in used], mine, values,
