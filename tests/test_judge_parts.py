@@ -807,3 +807,15 @@ def test_chinese_comparisons_of_speed_and_with_bracketed_values():
     kp = "梁金凤的心率更快。"
     assert label("梁金凤（114次/分）的心率比权淑华（93次/分）慢。", kp, "zh") == "Wrong"
     assert label("梁金凤（114次/分）的心率比权淑华（93次/分）快。", kp, "zh") == "Relevant"
+
+
+def test_days_against_hours_acquitted_against_convicted_and_a_seeming_guess():
+    kps = ["The chief complaint was severe upper abdominal pain.", "The complaint had lasted 25 hours."]
+    answer = "The chief complaint was severe upper abdominal pain radiating to the back for 14 days."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Relevant", "Wrong"]
+    answer = "The chief complaint was severe upper abdominal pain for about 25 hours."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Relevant", "Relevant"]
+    assert label("Kingsley & Sanchez Law Firm's client, Charles Cox, was acquitted of the fraud charge.",
+                 "Charles Cox was convicted of fraud.", "en") == "Wrong"
+    answer = "It seems the appeal was dismissed, although the document does not say so explicitly."
+    assert judge_keypoints(answer, ["Unable to answer"], "en", unanswerable=True)[0].label == "Wrong"

@@ -41,7 +41,8 @@ _P_REFUSAL_ZH = re.compile(
 _P_REFUSAL_EN_ANYWHERE = re.compile(_P_REFUSAL_EN.pattern.replace("^", "").replace(r"\b", ""), re.I)
 _P_SPECULATION = re.compile(
     r"\b(?:likely|probably|presumably|possibly|perhaps|may have been|might be|might have|may be|estimated|would have been|"
-    r"i (?:would )?(?:guess|assume|believe)|it is assumed|suggests?|suggested|appears? to|seems? to)\b|"
+    r"i (?:would )?(?:guess|assume|believe)|it is assumed|suggests?|suggested|appears? to|seems? to|it seems|"
+    r"it appears|it looks like)\b|"
     r"可能|大概|估计|推测|应该是|大约是|或许|也许|似乎|看来|推断", re.I)
 
 

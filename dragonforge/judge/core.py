@@ -584,7 +584,7 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         # (a date whose event the keypoint names in words of no known event must be said with one of its words:
         # "发布新产品" on DATE is no answer to "DATE发生诉讼事项")
         unnamed_slot = not mine and alone and own == [a] and sum(v.kind == k.kind for v in live) == 1 and (
-            k.kind == "duration" or (k.kind == "date" and not _other_event(own_kp, k, ans, a, lang) and (
+            (k.kind == "duration" and (a.unit == k.unit or score > 0)) or (k.kind == "date" and not _other_event(own_kp, k, ans, a, lang) and (
                 k_event is not None or _share(words, scene.blank(_sentence(ans, a.span[0])), lang) > 0))
             or (k.kind not in ("date", "duration") and score > 0 and not _modifier_clash(own_text, ctx, lang)))
         # ("the zinc business contributed $X" for "the zinc segment generated $Y"; not "operating income" for

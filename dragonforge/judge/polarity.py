@@ -30,7 +30,8 @@ _OPPOSITES_EN = [("above", "below"), ("positive", "negative"), ("benign", "malig
                  ("largest", "smallest"), ("biggest", "smallest"), ("highest", "lowest"), ("longest", "shortest"),
                  ("oldest", "youngest"), ("earliest", "latest"), ("maximum", "minimum"),
                  # which side of a deal
-                 ("acquired", "sold"), ("bought", "sold"), ("purchased", "sold"), ("acquisition", "sale")]
+                 ("acquired", "sold"), ("bought", "sold"), ("purchased", "sold"), ("acquisition", "sale"),
+                 ("convicted", "acquitted")]
 _OPPOSITES_ZH = [("从轻", "从重"), ("减轻", "加重"), ("阳性", "阴性"), ("良性", "恶性"), ("无前科", "有前科"),
                  ("初犯", "累犯"), ("高于参考", "低于参考"), ("偏高", "偏低"), ("升高", "降低"), ("同意", "反对"),
                  ("批准", "驳回"), ("盈利", "亏损"), ("无罪", "有罪"), ("参考范围内", "低于参考"), ("参考范围内", "高于参考"),

@@ -161,6 +161,10 @@ _SCALE_ZH = r"(?P<zscale>万亿|千万|百万|十万|十亿|百亿|万|亿|千)"
 _P_MONEY = re.compile(
     rf"(?:{_CUR_PRE}\s?)?(?<![\d.])(?P<num>{_NUM}|{_CN_NUM})\s?(?:{_SCALE_EN}\b|{_SCALE_ZH})?\s?{_CUR_POST}?", re.I)
 
+# one duration base in another: days and hours, hours and minutes (months and days are left apart: a month is
+# not a fixed number of days)
+_DURATION_SCALES = {("days", "hours"): 24.0, ("hours", "days"): 1 / 24, ("hours", "minutes"): 60.0,
+                    ("minutes", "hours"): 1 / 60}
 _DUR_UNITS_EN = {"year": ("months", 12), "month": ("months", 1), "week": ("days", 7), "day": ("days", 1),
                  "hour": ("hours", 1), "minute": ("minutes", 1), "yr": ("months", 12), "mo": ("months", 1),
                  "wk": ("days", 7), "hr": ("hours", 1), "min": ("minutes", 1)}
@@ -523,6 +527,9 @@ def _conflicts(k: Value, a: Value) -> bool:
     if k.kind == "duration":
         if a.kind == "duration" and a.unit == k.unit or a.kind == "number":
             return not _same_value(k, a)
+        scale = _DURATION_SCALES.get((str(a.unit), str(k.unit))) if a.kind == "duration" else None
+        if scale and isinstance(a.value, float | int) and isinstance(k.value, float | int) and k.value:
+            return abs(a.value * scale - k.value) / abs(k.value) > 0.1  # 2 days for 25 hours; not "a day" for 25
         return False
     if k.kind == "count":
         if k.unit == "age":
