@@ -819,3 +819,12 @@ def test_days_against_hours_acquitted_against_convicted_and_a_seeming_guess():
                  "Charles Cox was convicted of fraud.", "en") == "Wrong"
     answer = "It seems the appeal was dismissed, although the document does not say so explicitly."
     assert judge_keypoints(answer, ["Unable to answer"], "en", unanswerable=True)[0].label == "Wrong"
+
+
+def test_a_keypoints_small_value_said_of_something_else_is_wrong():
+    kp = "Eric Dunn's chief complaint was pain in the right upper abdomen for 2 days."
+    assert label("Eric Dunn: fever and nausea for 2 days.", kp, "en") == "Wrong"
+    assert label("Eric Dunn had right upper abdominal pain for 2 days.", kp, "en") == "Relevant"
+    kp = "Timothy Patel was sentenced to fixed-term imprisonment of 11 years."
+    assert label("The court convicted Timothy Patel of embezzlement and gave him 11 years in prison.", kp,
+                 "en") == "Relevant"

@@ -326,6 +326,10 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
         party = _substitution(scene, kp_parties, kp_words, _kp_roles(kt, scene))
         if party:
             return "Wrong", party
+        said_instead = None if any(_specific(a) for _, a, _ in found) else \
+            _said_of_something_else(kt, scene, residual, near)  # (a specific value is its fact's own)
+        if said_instead:
+            return "Wrong", said_instead
         return "Relevant", "states " + ", ".join(_value_phrase(k, a) for k, a, _ in found)
     if _refused_here(scene, kp_words, kp_parties):
         return "Irrelevant", "answer says this information is not available"
@@ -337,6 +341,24 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
     if found:
         return "Irrelevant", f"partial: states {', '.join(a.text for _, a, _ in found)} but not {absent}"
     return "Irrelevant", f"not addressed ({absent} not stated)"
+
+
+def _said_of_something_else(kt: _Text, scene: _Scene, residual: tuple[str, ...], near: str) -> str | None:
+    """The keypoint's values said of something else: the keypoint has three or more words of its own (the question's
+    aside), the sentences holding the values say almost none of them and two or more words the keypoint lacks
+    ("a 44-year-old office clerk" for "a civil servant aged 44", "blood in the urine for 2 years" for "frequent
+    urination at night for 2 years")."""
+    lang = scene.language
+    if len(residual) < 3:
+        return None
+    said = scene.blank(near)
+    if _coverage(residual, said, lang) > 0:
+        return None
+    kp_all = set(_content_tokens(scene.blank(kt.masked), lang)) | scene.premise
+    other = [w for w in _content_tokens(said, lang) if w not in kp_all]
+    if len(set(other)) < 2:
+        return None
+    return f"answer says its values of {' '.join(other[:4])}, where keypoint says {' '.join(residual[:4])}"
 
 
 def _other_member(kp_text: str, ctx: str, language: str) -> bool:

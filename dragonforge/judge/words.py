@@ -28,7 +28,7 @@ _DERIVED_EN = {"detention": "detain", "admission": "admit", "acquisition": "acqu
                "issuance": "issue", "imprisonment": "imprison", "appointment": "appoint", "resignation": "resign",
                "approval": "approve", "dismissal": "dismiss", "withdrawal": "withdraw", "settlement": "settle",
                "prescription": "prescribe", "infusion": "infuse", "injection": "inject", "decision": "decide",
-               "reduction": "reduce"}
+               "reduction": "reduce", "prison": "imprison", "jail": "imprison"}  # (N years in prison: imprisonment)
 
 
 @lru_cache(maxsize=65536)
