@@ -828,3 +828,16 @@ def test_a_keypoints_small_value_said_of_something_else_is_wrong():
     kp = "Timothy Patel was sentenced to fixed-term imprisonment of 11 years."
     assert label("The court convicted Timothy Patel of embezzlement and gave him 11 years in prison.", kp,
                  "en") == "Relevant"
+
+
+def test_precision_guards_measures_places_firms_agents_and_term_ends():
+    kp = "John Bond was placed in criminal detention on May 25, 2019."
+    assert label("John Bond was sentenced to 1 year and 8 months of fixed-term imprisonment.", kp, "en") != "Wrong"
+    assert label("证券代码605760；总部：吉林长春。", "润宁文教股份有限公司总部位于吉林省长春市。", "zh") != "Wrong"
+    assert label("审计机构远中会计师事务所出具了标准无保留意见。", "远中会计师事务所（特殊普通合伙）出具了标准无保留意见的审计报告。",
+                 "zh") == "Relevant"
+    kp = "Juan Ortiz underwent transurethral resection of the prostate on April 26, 2024."
+    answer = ("Juan Ortiz was admitted on April 23, 2024. His operation, transurethral resection of the prostate, was "
+              "performed on April 26, 2024 by Doctor Ken Marsh.")
+    assert label(answer, kp, "en") == "Relevant"
+    assert label("梁军的刑期自2020年12月9日起算。", "刑期至2028年10月13日届满。", "zh") == "Irrelevant"

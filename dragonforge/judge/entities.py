@@ -69,8 +69,8 @@ _ZH_ORG_SUFFIX = ("股份有限公司|有限责任公司|有限公司|集团|中
                   "会计师事务所（特殊普通合伙）|会计师事务所|证券交易所|研究院|大学|医疗中心")
 _ZH_PARTICLES = "于与和及的为对在由向是被将从日月年即经其该系而但并且或自至据按以把使给称了"
 _P_ZH_ORG = re.compile(rf"(?<![^\W\d_{_ZH_PARTICLES}])((?:(?![{_ZH_PARTICLES}])[\u4e00-\u9fff（）]){{2,20}}?)({_ZH_ORG_SUFFIX})")
-_P_ZH_ORG_LEAD = re.compile(r"(?:[本该]?公司)?(?:收购|并购|聘任|聘请|委托|起诉|审计|出售|转让|增资|入股|设立|注销|合并|签署|签订|"
-                            r"披露)")  # a verb the organisation regex swallowed
+_P_ZH_ORG_LEAD = re.compile(r"(?:[本该]?公司)?(?:收购|并购|聘任|聘请|委托|起诉|审计机构|年审机构|审计|出售|转让|增资|入股|设立|注销|合并|"
+                            r"签署|签订|披露|机构)")  # a verb the organisation regex swallowed
 _ZH_COMPANY_SUFFIX = ("股份有限公司", "有限责任公司", "有限公司", "集团")
 
 
@@ -119,6 +119,8 @@ def _entity_en(name: str, after_number: bool = False) -> _Entity | None:
 
 def _entity_zh(name: str, org: bool) -> _Entity:
     aliases = {name}
+    if org and name.endswith("）") and "（" in name:  # 远中会计师事务所（特殊普通合伙） is 远中会计师事务所
+        aliases.add(name[:name.rindex("（")])
     if org:
         core = name
         for suffix in _ZH_COMPANY_SUFFIX:

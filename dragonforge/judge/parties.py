@@ -359,11 +359,13 @@ DATE_EVENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "admission": (("admit", "admiss"), ("入院", "收治")),
     "discharge": (("discha",), ("出院",)),
     "surgery": (("surger",), ("手术",)),
-    "follow-up": (("follow", "review", "revisit"), ("复诊", "复查", "随访")),
+    "follow-up": (("follow-up", "followup", "review", "revisit"), ("复诊", "复查", "随访")),
     "onset": (("onset",), ("发病", "起病")),
     "founding": (("establ", "incorp"), ("成立", "设立")),
     "listing": (("ipo",), ("上市",)),
     "meeting": (("meet",), ("会议", "大会")),
+    "term start": (("commen",), ("起算",)),
+    "term end": (("expir", "expiri"), ("届满",)),
 }
 
 
@@ -382,11 +384,13 @@ def _date_event(t: _Text, v: Value, language: str) -> str | None:
                 spots = [(m.start() + a, m.end() + a) for w in zh for m in re.finditer(re.escape(w), t.masked[a:b])]
             else:
                 spots = [(m.start() + a, m.end() + a) for m in re.finditer(r"[A-Za-z][A-Za-z-]*", t.masked[a:b])
-                         if _stem(m.group()) in en]
+                         if _stem(m.group()) in en or m.group().lower() in en]  # (follow-up, not followed)
             for lo, hi in spots:
                 # English names an event before its date ("detained on DATE and prosecuted on …"), unless the
                 # date opens the clause ("On DATE, he was detained")
-                gap = v.span[0] - hi if hi <= v.span[0] else lo - v.span[1] + (12 if language == "en" else 0)
+                # (Chinese names it after: "于DATE被拘留", "DATE作出判决")
+                gap = v.span[0] - hi + (0 if language == "en" else 4) if hi <= v.span[0] else \
+                    lo - v.span[1] + (12 if language == "en" else 0)
                 if best is None or gap < best[0]:
                     best = (gap, event)
         if best:

@@ -150,7 +150,7 @@ class _Scene:
 
 
 _P_COMPARED_EN = re.compile(r"\b(?:compared|comparison|contrast|together|along)\s+(?:with|to)\s+(?:the\s+)?$", re.I)
-_P_COUNTERPARTY_EN = re.compile(r"\b(?:with|against)\s+(?:the\s+)?$", re.I)
+_P_COUNTERPARTY_EN = re.compile(r"\b(?:(?:with|against)\s+(?:the\s+)?|by\s+(?:doctor|dr\.?|judge|surgeon)\s+)$", re.I)
 _P_PRONOUN = re.compile(r"\b(?:he|his|him|she|her)\b|他|她|其", re.I)
 _P_LEAD_ONLY = re.compile(r"[\W_]*(?:on|in|at|by|于|在)?[\W_]*", re.I)  # a clause holding nothing but its value
 

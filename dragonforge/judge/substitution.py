@@ -166,6 +166,8 @@ def _frame_substitution(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str 
             aw_names = [x for j, x in zip(range(j1, j2), aw, strict=True) if j not in opens or lang == "zh"]
             kw_names = kw if i1 > 0 or lang == "zh" else kw[1:]
             same = any(_same_class(k, x, lang) for k in kw_names for x in aw_names)
+            if same and lang == "zh" and _P_ADMIN.sub("", "".join(kw)) == _P_ADMIN.sub("", "".join(aw)):
+                continue  # 吉林长春 is 吉林省长春市, written without its levels
             if same:
                 return f"answer says {' '.join(aw) if lang == 'en' else ''.join(aw)} where keypoint says " \
                        f"{' '.join(kw) if lang == 'en' else ''.join(kw)}"
@@ -173,6 +175,8 @@ def _frame_substitution(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str 
 
 
 _P_LABEL_VALUE_ZH = re.compile(r"^([^，。；、\d]{2,10}?)(?:位于|为|是|系)([^，。；]{2,30})[。.]?$")
+# how an answer may write the same (总部设在X, 总部在X, 总部：X)
+_P_LABEL_VALUE_ZH_SAID = re.compile(r"^([^，。；、\d：:]{2,10}?)(?:位于|设在|为|是|系|在|：|:)([^，。；]{2,30})[。.]?$")
 _P_LABEL_VALUE_EN = re.compile(r"^(?:the|its|his|her|their)\s+([a-z][\w\s'-]{2,40}?)\s+(?:was|is|were|are)\s+([^,;]{2,80}?)\.?$",
                                re.I)
 
@@ -203,10 +207,11 @@ def _filler_clash(kt: _Text, scene: _Scene) -> str | None:
             if c.refusal:
                 continue
             text = c.text.strip()
-            theirs = pattern.match(text)
+            said_pattern = _P_LABEL_VALUE_ZH_SAID if lang == "zh" else pattern
+            theirs = said_pattern.match(text)
             if lang == "zh" and not theirs:  # the label inside the clause: "该事项相关方为B银行"
                 at = text.find(m[1].strip())
-                theirs = pattern.match(text[at:]) if at > 0 else None
+                theirs = said_pattern.match(text[at:]) if at > 0 else None
             if not theirs or _P_NOT_A_FILLER.match(theirs[2].strip()):
                 continue
             if not (lang == "zh" and theirs[1].strip().endswith(m[1].strip())) and (
@@ -216,12 +221,17 @@ def _filler_clash(kt: _Text, scene: _Scene) -> str | None:
             theirs_of = {i for _, _, i in scene.mentions_in(theirs[1])}
             if ours_of and theirs_of and not ours_of & theirs_of:
                 continue  # the label of another party ("被告人乙的辩护人为…" for "被告人甲的辩护人为…")
+            if lang == "zh" and _P_ADMIN.sub("", theirs[2].strip(" 。")) == _P_ADMIN.sub("", m[2].strip(" 。")):
+                continue  # 吉林长春 is 吉林省长春市
             other = _content_tokens(scene.blank(theirs[2]), lang)
             kinds = {scene.entities[i].org for i in named}
             others = {i for _, _, i in scene.mentions_in(theirs[2]) if scene.entities[i].org in kinds} - named
             if (named and others) or (not named and other):  # a party's place is taken by a party of its kind
                 return f"answer gives {theirs[2].strip()} where keypoint has {m[2].strip()}"
     return None
+
+
+_P_ADMIN = re.compile(r"[省市区县]")  # the administrative level a Chinese place name may leave out
 
 
 def _label_value(kp: str, language: str) -> str | None:
@@ -390,7 +400,8 @@ def _value_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[Key
         value = _label_value(kt.text, lang)
         values = [value] if value and not _P_NOT_A_FILLER.match(value.strip()) else []  # "was filed first": no value
     text = ans.text if lang == "zh" else ans.text.lower()
-    values = [v for v in values if (v if lang == "zh" else v.lower()) not in text]
+    values = [v for v in values if (v if lang == "zh" else v.lower()) not in text
+              and not (lang == "zh" and _P_ADMIN.sub("", v) in _P_ADMIN.sub("", text))]  # 吉林长春: 吉林省长春市
     if not values:
         return None  # the answer says every value as the keypoint does
     memo = scene._memo.get("value_swap")
@@ -460,6 +471,7 @@ def _closed_class_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str |
         return None  # (the common case, found by one search)
     text = ans.text if lang == "zh" else ans.text.lower()
     mine = set(kp_parties)
+    kp_low = _P_MEASURE.sub(" ", kp_low)  # "placed in criminal detention": a measure before trial, not a punishment
     for members in CLOSED_CLASSES:
         ours = [m for m in members if _has_member(kp_low, m, lang)]
         if len(ours) != 1 or _has_member(text, ours[0], lang):
@@ -476,6 +488,9 @@ def _closed_class_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str |
             if theirs:
                 return f"answer says {_forms(theirs[0], lang)[0]} where keypoint says {_forms(ours[0], lang)[0]}"
     return None
+
+
+_P_MEASURE = re.compile(r"\b(?:placed|taken|held|kept)\s+(?:in|into|under)\s+criminal detention\b")
 
 
 def _forms(member: str, language: str) -> list[str]:
