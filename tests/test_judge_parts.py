@@ -841,3 +841,14 @@ def test_precision_guards_measures_places_firms_agents_and_term_ends():
               "performed on April 26, 2024 by Doctor Ken Marsh.")
     assert label(answer, kp, "en") == "Relevant"
     assert label("梁军的刑期自2020年12月9日起算。", "刑期至2028年10月13日届满。", "zh") == "Irrelevant"
+
+
+def test_kin_offences_vitamins_and_companies_in_the_keypoints_place():
+    kp = "In the family history, his mother has coronary heart disease."
+    assert label("His father has coronary heart disease.", kp, "en") == "Wrong"
+    assert label("His father has hypertension.", kp, "en") != "Wrong"  # says nothing of the heart disease
+    assert label("The court found Cal Dunn guilty of abuse of power.", "The crime was taking bribes.", "en") == "Wrong"
+    assert judge_keypoints("She was given mecobalamin to support nerve repair.", ["The drug was dexamethasone."], "en",
+                           question="Which drug was given?")[0].label == "Wrong"
+    kp, q = "证券代码605760对应润宁文教股份有限公司。", "证券代码605760对应哪家公司？"
+    assert judge_keypoints("证券代码605760对应的是信海金融服务股份有限公司。", [kp], "zh", question=q)[0].label == "Wrong"

@@ -269,10 +269,24 @@ def _substitution(scene: _Scene, kp_parties: list[int], words: tuple[str, ...],
                 if same_kind and named & set(kp_parties) and topic >= 0.5:
                     return f"answer names {scene.entities[j].name} where keypoint names {scene.entities[i].name}"
                 others_here = set(kp_parties) - {i} <= named
+                # (a company another keypoint or the question names is theirs: a partial answer, no substitution)
+                kind = _kind_of_org(scene.entities[i])
                 if same_kind and scene.entities[i].org and others_here and not scene.mentioned(i) and topic > 0 \
-                        and _org_kind(scene.entities[i]) == _org_kind(scene.entities[j]) is not None:
+                        and kind == _kind_of_org(scene.entities[j]) is not None \
+                        and (kind != "company" or j >= scene.from_keypoints
+                             and not any(a in scene.question for a in scene.entities[j].aliases)):
                     return f"answer names {scene.entities[j].name} where keypoint names {scene.entities[i].name}"
     return None
+
+
+_P_COMPANY = re.compile(r"(?:股份有限公司|有限责任公司|有限公司|集团)$|\b(?:inc|corp|corporation|group|holdings|ltd|llc|plc|"
+                        r"co)\.?$", re.I)
+
+
+def _kind_of_org(ent: object) -> str | None:
+    """An organisation's kind (a court, a law firm, a hospital …), or "company" for a company's name."""
+    kind = _org_kind(ent)  # type: ignore[arg-type]
+    return kind or ("company" if _P_COMPANY.search(getattr(ent, "name", "")) else None)
 
 
 # --- the fact's own value said otherwise -------------------------------------------------------------
@@ -434,18 +448,23 @@ def _value_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[Key
 # the routes a drug is given by; laterality; a person's sex, education and marital status; an auditor's
 # opinion; a trial's procedure; a listing's exchange. A member is one or more forms, "|" between them;
 # forms of either language may stand in one member (each text is searched for those of its own language).
+# kin (a family history: whose illness), said on the keypoint's topic only (_NEEDS_TOPIC)
+_KIN = ("father|父亲", "mother|母亲", "brother|哥哥|弟弟", "sister|姐姐|妹妹", "son|儿子", "daughter|女儿", "husband|丈夫",
+        "wife|妻子")
 CLOSED_CLASSES: tuple[tuple[str, ...], ...] = (
     ("fixed-term imprisonment", "criminal detention", "public surveillance", "life imprisonment", "death penalty"),
     ("有期徒刑", "拘役", "管制", "无期徒刑", "死刑"),
     ("theft", "robbery", "fraud", "embezzlement", "burglary", "arson", "murder", "manslaughter", "smuggling",
      "extortion", "forgery", "kidnapping", "assault", "intentional injury", "dangerous driving", "drug trafficking",
-     "bribery"),
+     "bribery|taking bribes|accepting bribes", "offering bribes", "abuse of power", "dereliction of duty",
+     "money laundering", "illegal business operation"),
     ("intravenous|intravenously|intravenous infusion|静脉滴注|静脉注射|静滴|静注|静脉输注|经静脉",
      "oral|orally|by mouth|口服", "intramuscular|intramuscularly|肌内注射|肌肉注射|肌注",
      "subcutaneous|subcutaneously|皮下注射", "topical|topically|外用", "sublingual|sublingually|舌下含服",
      "inhaled|by inhalation|雾化吸入"),
     ("左侧", "右侧", "双侧"),
     ("male|man|boy|男性", "female|woman|girl|女性"),
+    _KIN,
     ("primary school|elementary school|小学", "junior high school|junior middle school|初中",
      "senior high school|senior middle school|高中", "technical secondary school|中专",
      "junior college|associate degree|大专", "undergraduate|bachelor's degree|本科",
@@ -476,6 +495,8 @@ def _closed_class_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str |
         ours = [m for m in members if _has_member(kp_low, m, lang)]
         if len(ours) != 1 or _has_member(text, ours[0], lang):
             continue  # (a keypoint naming two members of a class is about both)
+        topic = set(_content_tokens(_P_ANY_MEMBER.sub(" ", kp_low), lang)) - scene.premise \
+            if members in _NEEDS_TOPIC else set()
         for c in ans.clauses:
             if c.refusal:
                 continue
@@ -483,6 +504,8 @@ def _closed_class_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str |
             if mine and named and not named & mine:
                 continue  # a clause about someone else
             clause = c.text if lang == "zh" else c.text.lower()
+            if topic and not topic & set(_content_tokens(clause, lang)):
+                continue  # (the father's hypertension says nothing of the mother's heart disease)
             theirs = [m for m in members if m != ours[0] and _has_member(clause, m, lang)
                       and not any(f in o for f in _forms(m, lang) for o in _forms(ours[0], lang))]
             if theirs:
@@ -491,6 +514,9 @@ def _closed_class_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str |
 
 
 _P_MEASURE = re.compile(r"\b(?:placed|taken|held|kept)\s+(?:in|into|under)\s+criminal detention\b")
+
+
+_NEEDS_TOPIC = (_KIN,)
 
 
 def _forms(member: str, language: str) -> list[str]:
@@ -516,7 +542,7 @@ def _has_member(text: str, member: str, language: str) -> bool:
 # by the characters the approved transliterations give the same stems (头孢, 沙星, 洛芬, 普利, 他汀, 拉唑 …).
 _P_DRUG_EN = re.compile(
     r"\b(?:[a-z]+(?:cillin|mycin|micin|cycline|floxacin|conazole|prazole|[a-z]vir|profen|fenac|coxib|olol|pril|"
-    r"sartan|dipine|statin|parin|xaban|grel|tidine|setron|gliptin|glinide|glitazone|formin|azepam|zolam|triptan|"
+    r"sartan|dipine|statin|parin|xaban|grel|tidine|setron|gliptin|glinide|glitazone|formin|azepam|zolam|triptan|cobalamin|"
     r"[a-z]mab|tinib|nisone|olone|methasone|semide|sulosin|azosin|steride)|cef[a-z]{3,}|insulin|aspirin|"
     r"acetaminophen|paracetamol|morphine|tramadol|ambroxol|warfarin|digoxin|nitroglycerin|dexamethasone)\b", re.I)
 _P_DRUG_ZH = re.compile(r"头孢|西林|霉素|环素|沙星|康唑|洛韦|他韦|洛芬|芬酸|昔布|洛尔|普利|沙坦|地平|他汀|肝素|沙班|格雷|拉唑|替丁|司琼|"
