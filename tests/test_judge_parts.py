@@ -852,3 +852,10 @@ def test_kin_offences_vitamins_and_companies_in_the_keypoints_place():
                            question="Which drug was given?")[0].label == "Wrong"
     kp, q = "证券代码605760对应润宁文教股份有限公司。", "证券代码605760对应哪家公司？"
     assert judge_keypoints("证券代码605760对应的是信海金融服务股份有限公司。", [kp], "zh", question=q)[0].label == "Wrong"
+
+
+def test_years_against_days_are_different_lengths():
+    kps = ["Eric Dunn's chief complaint was pain in the right upper abdomen for 2 days.",
+           "Carl Ray's chief complaint was frequent urination at night for 2 years."]
+    answer = "Eric Dunn had right upper abdominal pain for 2 years, and Carl Ray had frequent urination at night for 2 days."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Wrong", "Wrong"]

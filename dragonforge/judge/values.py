@@ -161,10 +161,10 @@ _SCALE_ZH = r"(?P<zscale>万亿|千万|百万|十万|十亿|百亿|万|亿|千)"
 _P_MONEY = re.compile(
     rf"(?:{_CUR_PRE}\s?)?(?<![\d.])(?P<num>{_NUM}|{_CN_NUM})\s?(?:{_SCALE_EN}\b|{_SCALE_ZH})?\s?{_CUR_POST}?", re.I)
 
-# one duration base in another: days and hours, hours and minutes (months and days are left apart: a month is
-# not a fixed number of days)
+# one duration base in another, to tell a different length (2 days for 25 hours, 2 years for 2 days); a month is
+# taken as its mean length, so only a difference of more than a tenth counts
 _DURATION_SCALES = {("days", "hours"): 24.0, ("hours", "days"): 1 / 24, ("hours", "minutes"): 60.0,
-                    ("minutes", "hours"): 1 / 60}
+                    ("minutes", "hours"): 1 / 60, ("months", "days"): 30.44, ("days", "months"): 1 / 30.44}
 _DUR_UNITS_EN = {"year": ("months", 12), "month": ("months", 1), "week": ("days", 7), "day": ("days", 1),
                  "hour": ("hours", 1), "minute": ("minutes", 1), "yr": ("months", 12), "mo": ("months", 1),
                  "wk": ("days", 7), "hr": ("hours", 1), "min": ("minutes", 1)}
