@@ -859,3 +859,9 @@ def test_years_against_days_are_different_lengths():
            "Carl Ray's chief complaint was frequent urination at night for 2 years."]
     answer = "Eric Dunn had right upper abdominal pain for 2 years, and Carl Ray had frequent urination at night for 2 days."
     assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Wrong", "Wrong"]
+
+
+def test_a_dose_against_a_dose_not_against_a_frequency():
+    kps = ["The dose of levofloxacin was 0.5 g.", "It was given intravenously once daily."]
+    answer = "She was given levofloxacin 0.2 mg intravenously once a day."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Wrong", "Relevant"]

@@ -406,6 +406,12 @@ def _modifier_clash(kp: str, ctx: str, language: str) -> bool:
 _P_JOINT = re.compile(r"两人|二人|三人|双方|二者|两者|两家|\b(?:both|combined|altogether|between them)\b", re.I)
 
 
+def _comparable(k: Value, v: Value) -> bool:
+    """Is ``v`` a value ``k`` can be told equal or different to (a dose against a dose, not a dose against "once a
+    day")?"""
+    return _same_value(k, v) or _conflicts(k, v)
+
+
 def _bare_year(v: Value) -> bool:
     return v.kind == "date" and re.fullmatch(r"\d{4}", str(v.value)) is not None
 
@@ -607,7 +613,7 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         # date (or term) of the kind, for no other event: its answer to that slot, whatever words it uses
         # (a date whose event the keypoint names in words of no known event must be said with one of its words:
         # "发布新产品" on DATE is no answer to "DATE发生诉讼事项")
-        unnamed_slot = not mine and alone and own == [a] and sum(v.kind == k.kind for v in live) == 1 and (
+        unnamed_slot = not mine and alone and own == [a] and sum(_comparable(k, v) for v in live) == 1 and (
             (k.kind == "duration" and (a.unit == k.unit or score > 0)) or (k.kind == "date" and not _other_event(own_kp, k, ans, a, lang) and (
                 k_event is not None or _share(words, scene.blank(_sentence(ans, a.span[0])), lang) > 0))
             or (k.kind not in ("date", "duration") and score > 0 and not _modifier_clash(own_text, ctx, lang)))
@@ -630,7 +636,7 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
             k.kind == "duration" or (k.kind == "date" and not _other_event(own_kp, k, ans, a, lang)))
         # the one amount (share, count) of the kind the answer says of the keypoint's party, on its topic
         party_slot = same_party and k.kind not in ("date", "duration") and score > 0 and sum(
-            v.kind == k.kind and bool(scene.parties(v.span[0], kinds) & mine) for v in live) == 1
+            _comparable(k, v) and bool(scene.parties(v.span[0], kinds) & mine) for v in live) == 1
         slot = a in own and (
             (alone and len(own) == 1 and (not extra or event or unnamed_slot or party_slot)) or
             (rivals_of and score > 0 and all(_share(tuple(w for w in s.words if w not in words), ctx, lang) < score
