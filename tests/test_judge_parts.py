@@ -865,3 +865,12 @@ def test_a_dose_against_a_dose_not_against_a_frequency():
     kps = ["The dose of levofloxacin was 0.5 g.", "It was given intravenously once daily."]
     answer = "She was given levofloxacin 0.2 mg intravenously once a day."
     assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Wrong", "Relevant"]
+
+
+def test_a_label_after_its_party_and_upper_for_lower():
+    kp = "润宁文教股份有限公司总部位于吉林省长春市。"
+    assert label("证券代码605760对应的是信海金融服务股份有限公司，总部位于云南省昆明市。", kp, "zh") == "Wrong"
+    kp = "向丹的诊断为慢性阻塞性肺疾病急性加重期。"
+    assert label("孙雷被诊断为肺腺癌，向丹的诊断在资料中未找到。", kp, "zh") == "Irrelevant"
+    kp = "The chief complaint was severe upper abdominal pain."
+    assert label("Roughly 25 hours of severe lower abdominal pain.", kp, "en") == "Wrong"

@@ -31,13 +31,13 @@ _OPPOSITES_EN = [("above", "below"), ("positive", "negative"), ("benign", "malig
                  ("oldest", "youngest"), ("earliest", "latest"), ("maximum", "minimum"),
                  # which side of a deal
                  ("acquired", "sold"), ("bought", "sold"), ("purchased", "sold"), ("acquisition", "sale"),
-                 ("convicted", "acquitted")]
+                 ("convicted", "acquitted"), ("upper", "lower")]
 _OPPOSITES_ZH = [("从轻", "从重"), ("减轻", "加重"), ("阳性", "阴性"), ("良性", "恶性"), ("无前科", "有前科"),
                  ("初犯", "累犯"), ("高于参考", "低于参考"), ("偏高", "偏低"), ("升高", "降低"), ("同意", "反对"),
                  ("批准", "驳回"), ("盈利", "亏损"), ("无罪", "有罪"), ("参考范围内", "低于参考"), ("参考范围内", "高于参考"),
                  ("正常范围内", "低于正常"), ("正常范围内", "高于正常"),
                  ("最大", "最小"), ("最高", "最低"), ("最多", "最少"), ("最长", "最短"), ("最早", "最晚"),
-                 ("收购", "出售"), ("买入", "卖出"), ("增持", "减持")]
+                 ("收购", "出售"), ("买入", "卖出"), ("增持", "减持"), ("上腹", "下腹")]
 
 
 def _direction(text: str, language: str) -> int:

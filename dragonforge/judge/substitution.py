@@ -193,6 +193,17 @@ def _filler_clash(kt: _Text, scene: _Scene) -> str | None:
     lang, ans = scene.language, scene.answer
     pattern = _P_LABEL_VALUE_ZH if lang == "zh" else _P_LABEL_VALUE_EN
     pieces = [kt.text.strip()] if lang == "en" else [p for p in re.split(r"[，；]", kt.text.strip().rstrip("。")) if p]
+    owners: dict[str, set[int]] = {}
+    if lang == "zh":  # a piece that opens with its party: the label follows it ("甲公司总部位于X", "乙的诊断为X")
+        cut = []
+        for p in pieces:
+            opening = [(b, i) for a, b, i in scene.mentions_in(p) if a == 0]
+            if opening:
+                rest = p[opening[0][0]:].lstrip("的")
+                owners[rest] = {i for _, i in opening}
+                p = rest
+            cut.append(p)
+        pieces = cut
     said = scene.blank(" ".join(c.text for c in ans.clauses if not c.refusal))
     for piece in pieces:
         m = pattern.match(piece)
@@ -217,7 +228,7 @@ def _filler_clash(kt: _Text, scene: _Scene) -> str | None:
             if not (lang == "zh" and theirs[1].strip().endswith(m[1].strip())) and (
                     not label or _coverage(label, scene.blank(theirs[1]), lang) < 0.99):
                 continue  # (a Chinese label is matched as written: 相关方 is all stop words and one character)
-            ours_of = {i for _, _, i in scene.mentions_in(m[1])}
+            ours_of = {i for _, _, i in scene.mentions_in(m[1])} | owners.get(piece, set())
             theirs_of = {i for _, _, i in scene.mentions_in(theirs[1])}
             if ours_of and theirs_of and not ours_of & theirs_of:
                 continue  # the label of another party ("被告人乙的辩护人为…" for "被告人甲的辩护人为…")
