@@ -7,6 +7,7 @@ defendant) held by someone else in the answer is a swapped party."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from dragonforge.judge.analysis import _clause_of, _context_span, _sentence_index, _Text
 from dragonforge.judge.entities import _org_kind, _party_kind
@@ -379,9 +380,9 @@ def _date_event(t: _Text, v: Value, language: str) -> str | None:
     start = max([start] + [o.span[1] for o in t.values if o is not v and start <= o.span[1] <= v.span[0]])
     for a, b in (_context_span(t, v, t.values), (start, v.span[0])):
         best: tuple[int, str] | None = None
-        for event, (en, zh) in DATE_EVENTS.items():
+        for event, (en, _zh) in DATE_EVENTS.items():
             if language == "zh":
-                spots = [(m.start() + a, m.end() + a) for w in zh for m in re.finditer(re.escape(w), t.masked[a:b])]
+                spots = [(m.start(), m.end()) for m in _zh_event_pattern(event).finditer(t.masked, a, b)]
             else:
                 spots = [(m.start() + a, m.end() + a) for m in re.finditer(r"[A-Za-z][A-Za-z-]*", t.masked[a:b])
                          if _stem(m.group()) in en or m.group().lower() in en]  # (follow-up, not followed)
@@ -396,6 +397,11 @@ def _date_event(t: _Text, v: Value, language: str) -> str | None:
         if best:
             return best[1]
     return None
+
+
+@lru_cache(maxsize=64)
+def _zh_event_pattern(event: str) -> re.Pattern[str]:
+    return re.compile("|".join(map(re.escape, DATE_EVENTS[event][1])))
 
 
 def _other_event(kt: _Text | None, k: Value, ans: _Text, a: Value, language: str) -> bool:

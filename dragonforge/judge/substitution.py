@@ -536,7 +536,15 @@ def _forms(member: str, language: str) -> list[str]:
     return forms or ([] if language == "zh" else member.split("|"))
 
 
-_P_ANY_MEMBER = re.compile("|".join(re.escape(f) for members in CLOSED_CLASSES for m in members for f in m.split("|")))
+_P_ANY_MEMBER = re.compile("|".join(
+    re.escape(f) if _P_CJK.search(f) else rf"\b{re.escape(f)}\b"
+    for members in CLOSED_CLASSES for m in members for f in m.split("|")), re.I)
+
+
+@lru_cache(maxsize=1024)
+def _member_pattern(member: str) -> re.Pattern[str]:
+    """One English member's forms as a whole-word pattern."""
+    return re.compile("|".join(rf"\b{re.escape(f)}\b" for f in _forms(member, "en")))
 
 
 def _has_member(text: str, member: str, language: str) -> bool:
@@ -544,7 +552,7 @@ def _has_member(text: str, member: str, language: str) -> bool:
     if language == "zh":
         return any(f in text and not (f == "管制" and "管制刀具" in text) and
                    not (f == "保留意见" and "无保留意见" in text) for f in forms)
-    return any(re.search(rf"\b{re.escape(f)}\b", text) is not None for f in forms)
+    return forms != [] and _member_pattern(member).search(text) is not None
 
 # --- another drug -------------------------------------------------------------------------------------
 
