@@ -874,3 +874,11 @@ def test_a_label_after_its_party_and_upper_for_lower():
     assert label("孙雷被诊断为肺腺癌，向丹的诊断在资料中未找到。", kp, "zh") == "Irrelevant"
     kp = "The chief complaint was severe upper abdominal pain."
     assert label("Roughly 25 hours of severe lower abdominal pain.", kp, "en") == "Wrong"
+
+
+def test_a_markdown_table_row_owns_its_values():
+    kps = ["The zinc segment generated $794.46 million.", "The zinc segment accounted for 58.8% of operating revenue."]
+    swapped = "| Segment | Revenue | Share |\n|---|---|---|\n| Zinc | $555.54M | 41.2% |\n| Mining services | $794.46M | 58.8% |"
+    assert [lab.label for lab in judge_keypoints(swapped, kps, "en")] == ["Wrong", "Wrong"]
+    right = "| Segment | Revenue | Share |\n|---|---|---|\n| Zinc | $794.46M | 58.8% |\n| Mining services | $555.54M | 41.2% |"
+    assert [lab.label for lab in judge_keypoints(right, kps, "en")] == ["Relevant", "Relevant"]

@@ -249,6 +249,8 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
                 elsewhere = True  # "examinations $2,405" does not state "medications cost $2,405"; nor does
                 # "probation of three years" state "a sentence of three years", of the same party
                 relabelled.append((k, a))
+            elif _other_row(a, all_words, scene):
+                elsewhere = True  # a table row labelled otherwise, where another row carries the keypoint's label
             else:
                 good.append((a, bool(said_of & mine)))
         if not good:
@@ -404,6 +406,26 @@ def _modifier_clash(kp: str, ctx: str, language: str) -> bool:
 
 
 _P_JOINT = re.compile(r"两人|二人|三人|双方|二者|两者|两家|\b(?:both|combined|altogether|between them)\b", re.I)
+
+
+def _row_label(t: _Text, pos: int) -> str | None:
+    """The first cell of the Markdown table row holding ``pos`` ("| Zinc | $555.54M | 41.2% |": "Zinc")."""
+    start = t.text.rfind("\n", 0, pos) + 1
+    line = t.masked[start:t.text.find("\n", pos) if "\n" in t.text[pos:] else len(t.text)]
+    if not line.lstrip().startswith("|"):
+        return None
+    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    return cells[0] if cells else None
+
+
+def _other_row(a: Value, words: tuple[str, ...], scene: _Scene) -> bool:
+    """Is ``a`` in a table row whose label has none of the keypoint's words, while another row's label has some?"""
+    lang, ans = scene.language, scene.answer
+    label = _row_label(ans, a.span[0])
+    if label is None or not words or _share(words, scene.blank(label), lang) > 0:
+        return False
+    labels = [_row_label(ans, m.start() + 1) for m in re.finditer(r"\n", ans.text)]
+    return any(lab and _share(words, scene.blank(lab), lang) > 0 for lab in labels)
 
 
 def _comparable(k: Value, v: Value) -> bool:
@@ -596,6 +618,9 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         if k_event is not None and _date_event(ans, a, lang) == k_event and not (
                 mine and (named := scene.named_in_sentence(_sentence_index(ans, a.span[0]) or 0)) and not named & mine):
             named_event = True  # "detained on DATE" for "placed in criminal detention on DATE": the same event
+        row = _row_label(ans, a.span[0])
+        if row is not None and _share(kp_words, scene.blank(row), lang) > 0 and not (mine and said_of - mine):
+            named_event = True  # the table row the keypoint's label heads: "| Zinc | $555.54M | 41.2% |"
         if named_event or _same_digits(k, a):  # or the keypoint's own digits at another scale ($435.98 billion)
             named_event = True
             score = max(score, CONTEXT_SAME_FACT)
