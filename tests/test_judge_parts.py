@@ -882,3 +882,14 @@ def test_a_markdown_table_row_owns_its_values():
     assert [lab.label for lab in judge_keypoints(swapped, kps, "en")] == ["Wrong", "Wrong"]
     right = "| Segment | Revenue | Share |\n|---|---|---|\n| Zinc | $794.46M | 58.8% |\n| Mining services | $555.54M | 41.2% |"
     assert [lab.label for lab in judge_keypoints(right, kps, "en")] == ["Relevant", "Relevant"]
+
+
+def test_last_years_figure_against_this_years():
+    kps = ["上年同期营业收入为147.95亿元。", "2018年度营业收入为182.26亿元。"]
+    swapped = "2018年度营业收入为147.95亿元，上年同期为182.26亿元。"
+    assert [lab.label for lab in judge_keypoints(swapped, kps, "zh")] == ["Wrong", "Wrong"]
+    assert judge_keypoints("达明软件2018年营业收入182.26亿元。", kps, "zh")[0].label == "Irrelevant"
+    kp = "Revenue in the previous year was $319.28 million."
+    answer = "Revenue for the year reached $2.95 billion, compared with $2.8 billion in the prior year."
+    assert label(answer, kp, "en") == "Wrong"
+    assert label("碳排放强度较上年下降了百分之二点八。", "远开建工股份有限公司碳排放强度下降2.8%。", "zh") == "Relevant"

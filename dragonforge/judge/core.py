@@ -251,6 +251,8 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
                 relabelled.append((k, a))
             elif _other_row(a, all_words, scene):
                 elsewhere = True  # a table row labelled otherwise, where another row carries the keypoint's label
+            elif _other_period(kt, k, values, a, scene, live):
+                elsewhere = True  # "2018年营业收入为X，上年同期为Y": X is this year's, not "上年同期营业收入为X"
             else:
                 good.append((a, bool(said_of & mine)))
         if not good:
@@ -406,6 +408,31 @@ def _modifier_clash(kp: str, ctx: str, language: str) -> bool:
 
 
 _P_JOINT = re.compile(r"两人|二人|三人|双方|二者|两者|两家|\b(?:both|combined|altogether|between them)\b", re.I)
+
+
+_P_PRIOR = re.compile(r"上年同期|上年|去年|上一年|前一年|同比上年|\b(?:prior|previous|preceding|last) year\b|"
+                      r"\ba year earlier\b|\bthe year before\b", re.I)
+
+
+def _prior(text: str) -> bool:
+    """Does ``text`` say its figure is last year's (上年同期, prior year)?"""
+    return bool(_P_PRIOR.search(text))
+
+
+def _other_period(kt: _Text, k: Value, values: list[Value], a: Value, scene: _Scene, live: list[Value]) -> bool:
+    """Is answer value ``a`` the other period's: said as last year's where the keypoint's is this year's, or said
+    plainly beside another value of its kind said as last year's, where the keypoint's is last year's?"""
+    ans = scene.answer
+    if k.kind == "percent":
+        return False  # a rate "较上年下降2.8%" compares with last year; it is no figure of last year's
+    k_prior, a_prior = _prior(_context(kt, k, values)), _prior(_context(ans, a, ans.values))
+    if not k_prior:
+        return a_prior
+    if a_prior:
+        return False
+    si = _sentence_index(ans, a.span[0])
+    return any(v is not a and v.kind == a.kind and _sentence_index(ans, v.span[0]) == si
+               and _prior(_context(ans, v, ans.values)) for v in live)
 
 
 def _row_label(t: _Text, pos: int) -> str | None:
@@ -599,6 +626,9 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
             continue  # "A was 45 and B was 25": 25 is B's
         if _other_record(a, kp_dates, scene, live):
             continue  # belongs to another dated event
+        k_prior = own_kp is not None and k.kind != "percent" and _prior(_context(own_kp, k, own_kp.values))
+        if k_prior and not _prior(_context(ans, a, ans.values)):
+            continue  # the keypoint's is last year's figure; one said without "上年"/"prior year" is this year's
         if k_event is not None and (a_event := _date_event(ans, a, lang)) is not None and a_event != k_event:
             continue  # a date said as another event's, both named ("刑期自DATE起算" for "刑期至DATE届满")
         if _P_JOINT.search((_clause_of(ans, a.span[0]) or _NO_CLAUSE).text) and not _P_JOINT.search(own_kp_text):
@@ -618,6 +648,8 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         if k_event is not None and _date_event(ans, a, lang) == k_event and not (
                 mine and (named := scene.named_in_sentence(_sentence_index(ans, a.span[0]) or 0)) and not named & mine):
             named_event = True  # "detained on DATE" for "placed in criminal detention on DATE": the same event
+        if k_prior:
+            named_event = True  # last year's figure, said as last year's ("$2.8 billion in the prior year")
         row = _row_label(ans, a.span[0])
         if row is not None and _share(kp_words, scene.blank(row), lang) > 0 and not (mine and said_of - mine):
             named_event = True  # the table row the keypoint's label heads: "| Zinc | $555.54M | 41.2% |"
