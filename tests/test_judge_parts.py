@@ -893,3 +893,15 @@ def test_last_years_figure_against_this_years():
     answer = "Revenue for the year reached $2.95 billion, compared with $2.8 billion in the prior year."
     assert label(answer, kp, "en") == "Wrong"
     assert label("碳排放强度较上年下降了百分之二点八。", "远开建工股份有限公司碳排放强度下降2.8%。", "zh") == "Relevant"
+
+
+def test_exchanged_values_paraphrased_clauses_and_a_status_beside_another_reading():
+    kp = "The ultrasound showed an enlarged prostate of about 55 mL, with a post-void residual of 160 mL."
+    assert label("The ultrasound showed an enlarged prostate of about 160 mL, with a post-void residual of 55 mL.",
+                 kp, "en") == "Wrong"
+    assert label("US: enlarged prostate ~55 mL, PVR 160 mL.", kp, "en") == "Relevant"
+    kp = "The maximum urinary flow rate was 7.2 mL/s, below the reference range."
+    assert label("Tests showed a low maximum urinary flow rate of 7.2 mL/s and a raised PSA of 4.6 ng/mL.", kp,
+                 "en") == "Relevant"
+    kp = "该事项的结果是该合同标志着公司成功开拓新的客户群体。"
+    assert label("公司表示这份合同意味着其成功拓展了新的客户群体。", kp, "zh") != "Wrong"

@@ -289,12 +289,16 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
                 if k1 is k2 or k1.kind == k2.kind or _beside(ans, a1, a2) or re.fullmatch(r"\d{4}", str(k1.value)):
                     continue  # (a year alone dates a period, where a figure and its last year's may both stand)
                 other = [b for b in live if b is not a1 and b is not a2 and _beside(ans, a1, b)
+                         and not any(_same_value(v, b) for v in values)  # (the keypoint's own other value)
                          and b.kind == k2.kind and _conflicts(k2, b)]
                 if len(other) == 1:
                     wrong.append(f"answer gives {other[0].text} with {a1.text} where keypoint has {k2.text}")
                     break
             if wrong:
                 break
+    exchanged = _exchanged(kt, scene, found)
+    if exchanged:
+        wrong.append(exchanged)
     kp_words = _kp_words(kt, scene)
     # a year the keypoint names alone ("its First EGM of 2020 on April 28, 2020") does not use up the answer's full
     # date that holds it: that date may still be the answer's other date for the keypoint's full one
@@ -435,6 +439,28 @@ def _other_period(kt: _Text, k: Value, values: list[Value], a: Value, scene: _Sc
                and _prior(_context(ans, v, ans.values)) for v in live)
 
 
+def _label_before(t: _Text, v: Value, language: str) -> str | None:
+    """The content word written last before value ``v`` since the value before it ("residual of 160 mL": residual)."""
+    start = max([x.span[1] for x in t.values if x.span[1] <= v.span[0]] + [0])
+    words = _content_tokens(t.masked[start:v.span[0]], language)
+    return words[-1] if words else None
+
+
+def _exchanged(kt: _Text, scene: _Scene, found: list[tuple[Value, Value, bool]]) -> str | None:
+    """Two values of a kind the keypoint labels each its own way, which the answer says under each other's label
+    ("a prostate of about 160 mL …, a residual of 55 mL" for "a prostate of about 55 mL …, a residual of 160 mL")."""
+    lang, ans = scene.language, scene.answer
+    for n, (k1, a1, _) in enumerate(found):
+        for k2, a2, _ in found[n + 1:]:
+            if k1.kind != k2.kind or _same_value(k1, k2) or a1 is a2:
+                continue
+            l1, l2 = _label_before(kt, k1, lang), _label_before(kt, k2, lang)
+            m1, m2 = _label_before(ans, a1, lang), _label_before(ans, a2, lang)
+            if l1 and l2 and l1 != l2 and m1 == l2 and m2 == l1:
+                return f"answer gives {a1.text} under {m1} and {a2.text} under {m2}: the keypoint's the other way round"
+    return None
+
+
 def _row_label(t: _Text, pos: int) -> str | None:
     """The first cell of the Markdown table row holding ``pos`` ("| Zinc | $555.54M | 41.2% |": "Zinc")."""
     start = t.text.rfind("\n", 0, pos) + 1
@@ -504,7 +530,7 @@ _P_STATUS = {
 }
 _STATUS_NAMES = {"low": "below the reference range", "high": "above the reference range",
                  "normal": "within the reference range"}
-_P_STATUS_END = re.compile(r"[；;。\n]|[,，]\s*[A-Za-z\u4e00-\u9fff-]{1,12}[：:]")
+_P_STATUS_END = re.compile(r"[；;。\n]|[,，]\s*[A-Za-z\u4e00-\u9fff-]{1,12}[：:]|\s(?:and|while|whereas)\s|[和及、]")
 
 
 def _range_status(t: _Text, v: Value) -> str | None:
@@ -529,8 +555,8 @@ def _status_said(scene: _Scene, words: tuple[str, ...], k: Value, mine: set[int]
         if mine and (named := scene.parties(c.span[0])) and not named & mine:
             continue
         text = c.text if lang == "zh" else c.text.lower()
-        if not label or not any((w in text) if lang == "zh" else w in _content_tokens(text, lang) for w in label):
-            continue
+        if not label or _coverage(tuple(label), scene.blank(text), lang) < 0.5:
+            continue  # (the reading must be named: most of the keypoint's words for it)
         found = {name for name, pattern in _P_STATUS.items() if pattern.search(text)}
         if len(found) == 1:
             return found.pop()

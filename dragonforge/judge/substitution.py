@@ -166,6 +166,9 @@ def _frame_substitution(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str 
             aw_names = [x for j, x in zip(range(j1, j2), aw, strict=True) if j not in opens or lang == "zh"]
             kw_names = kw if i1 > 0 or lang == "zh" else kw[1:]
             same = any(_same_class(k, x, lang) for k in kw_names for x in aw_names)
+            kp_said = kt.text if lang == "zh" else kt.text.lower()
+            if same and all((x if lang == "zh" else x.lower()) in kp_said for x in aw):
+                continue  # the answer's word is the keypoint's own, said elsewhere in it (全国合同 of 全国合同物流服务协议)
             if same and lang == "zh" and _P_ADMIN.sub("", "".join(kw)) == _P_ADMIN.sub("", "".join(aw)):
                 continue  # 吉林长春 is 吉林省长春市, written without its levels
             if same:
@@ -415,16 +418,21 @@ def _said_otherwise_zh(value: str, clause: str, said: str) -> str | None:
     return None
 
 
+_P_ZH_CLAUSE = re.compile(r"[着了]|标志|表明|意味|成功")  # a value with its own verb is a clause, not a name
+
+
 def _value_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[KeypointFact]) -> str | None:
     """The keypoint's non-numeric value (its build fact's words, else the value side of "LABEL is VALUE")
     absent from the answer, which says it with one word swapped for another of the kind, in a clause about
     the keypoint's party or no one."""
     lang, ans = scene.language, scene.answer
+    # (a text fact that is a clause of its own, "该合同标志着公司成功开拓新的客户群体", is paraphrased, not swapped)
     values = [f.text for f in facts if f.kind in ("category", "text", "place") and f.text]
     if not values and not facts:
         value = _label_value(kt.text, lang)
         values = [value] if value and not _P_NOT_A_FILLER.match(value.strip()) else []  # "was filed first": no value
     text = ans.text if lang == "zh" else ans.text.lower()
+    values = [v for v in values if not (_P_ZH_CLAUSE.search(v) if lang == "zh" else len(v.split()) > 6)]
     values = [v for v in values if (v if lang == "zh" else v.lower()) not in text
               and not (lang == "zh" and _P_ADMIN.sub("", v) in _P_ADMIN.sub("", text))]  # 吉林长春: 吉林省长春市
     if not values:
@@ -641,6 +649,7 @@ def _dosed_as_another(drug: str, span: tuple[int, int], kt: _Text, scene: _Scene
 
 # --- another filler after the fact's own lead words ----------------------------------------------------
 
+_P_HOW = re.compile(r"(?:given|made|done|taken|not|also|[a-z]+ed)\b", re.I)  # a participle says how, not what
 _P_ZH_COPULA_END = re.compile(r"(?:为|是|系|于|在|位于|患有|患)$")
 _P_EN_LEAD_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
 
@@ -684,6 +693,8 @@ def _fact_lead_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list
             if lang == "zh":
                 rest = re.sub(r"^(?:为|是|系|于|在|位于|患有|患)", "", rest)
             filler = _content_tokens(scene.blank(rest), lang)
+            if _P_HOW.match(rest.strip()):
+                continue  # "the drug was given orally": how, not what
             if _P_REFUSAL_ZH.search(rest) or _P_REFUSAL_EN_ANYWHERE.search(rest):
                 continue  # "…的诊断在资料中未明确": the value is said to be missing
             if filler and _coverage(own, scene.blank(rest), lang) < 0.5:
