@@ -905,3 +905,12 @@ def test_exchanged_values_paraphrased_clauses_and_a_status_beside_another_readin
                  "en") == "Relevant"
     kp = "该事项的结果是该合同标志着公司成功开拓新的客户群体。"
     assert label("公司表示这份合同意味着其成功拓展了新的客户群体。", kp, "zh") != "Wrong"
+
+
+def test_a_drugs_dose_route_and_frequency_belong_to_that_drug():
+    kps = ["使用头孢呋辛，剂量1.5g，静脉滴注，每日2次。", "使用氟比洛芬酯，剂量50mg，静脉注射，每日2次。"]
+    answer = "用药：头孢呋辛1.5g ivgtt bid；氟比洛芬酯50mg iv qd。"
+    assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Relevant", "Wrong"]
+    answer = "术后予头孢呋辛1.5g静滴每日2次。"  # partial: the other drug is not named
+    assert [lab.label for lab in judge_keypoints(answer, kps, "zh")][1] == "Irrelevant"
+    assert judge_keypoints("病历中没有责任护士的信息。", ["无法回答"], "zh", unanswerable=True)[0].label == "Relevant"

@@ -121,7 +121,7 @@ ABBREVIATIONS: dict[str, tuple[str, str]] = {
 # Chinese short forms, written out (血沉 = 红细胞沉降率, 律所 = 律师事务所): the usual ones, as a style guide lists them
 ZH_SHORT_FORMS: dict[str, str] = {
     "血沉": "红细胞沉降率", "房颤": "心房颤动", "心梗": "心肌梗死", "脑梗": "脑梗死", "慢阻肺": "慢性阻塞性肺疾病",
-    "冠脉": "冠状动脉", "甲亢": "甲状腺功能亢进症", "甲减": "甲状腺功能减退症", "静滴": "静脉滴注", "肌注": "肌内注射",
+    "冠脉": "冠状动脉", "甲亢": "甲状腺功能亢进症", "甲减": "甲状腺功能减退症", "肌注": "肌内注射", "静滴": "静脉滴注", "静注": "静脉注射",
     # legal and corporate: 获刑 (without a punishment named) is a term of fixed-term imprisonment
     "律所": "律师事务所", "获刑": "被判处有期徒刑", "独董": "独立董事", "董秘": "董事会秘书", "中院": "中级人民法院",
     "深交所": "深圳证券交易所", "上交所": "上海证券交易所", "北交所": "北京证券交易所", "港交所": "香港联合交易所",

@@ -70,6 +70,7 @@ from dragonforge.judge.substitution import (
     _closed_class_swap,
     _code_swap,
     _drug_swap,
+    _drugs,
     _fact_lead_swap,
     _filler_clash,
     _frame_substitution,
@@ -233,6 +234,7 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
     others = scene.others(kt)
     all_words = _kp_words(kt, scene)
     relabelled: list[tuple[Value, Value]] = []
+    kp_drugs = _drugs(kt.text, lang)
     for k in values:
         kp_ctx = _context(kt, k, values)
         words = _kp_words(kt, scene, _context_span(kt, k, values)) or _kp_words(
@@ -251,6 +253,8 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
                 relabelled.append((k, a))
             elif _other_row(a, all_words, scene):
                 elsewhere = True  # a table row labelled otherwise, where another row carries the keypoint's label
+            elif kp_drugs and (d := _drugs((_clause_of(ans, a.span[0]) or _NO_CLAUSE).text, lang)) and not d & kp_drugs:
+                elsewhere = True  # a dose or frequency said of another drug ("头孢呋辛1.5g ivgtt bid；氟比洛芬酯50mg iv qd")
             elif _other_period(kt, k, values, a, scene, live):
                 elsewhere = True  # "2018年营业收入为X，上年同期为Y": X is this year's, not "上年同期营业收入为X"
             else:
@@ -627,6 +631,7 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
     own_kp = _keypoint_of(k, scene)
     own_text = own_kp.masked if own_kp is not None else ""
     own_kp_text = own_kp.text if own_kp is not None else ""
+    k_drugs = _drugs(own_kp_text, lang)
     k_event = _date_event(own_kp, k, lang) if k.kind == "date" and own_kp is not None else None
 
     # candidates not said of another party, and the keypoint's slot: no other keypoint of the query gives
@@ -652,6 +657,9 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
             continue  # "A was 45 and B was 25": 25 is B's
         if _other_record(a, kp_dates, scene, live):
             continue  # belongs to another dated event
+        a_drugs = _drugs((_clause_of(ans, a.span[0]) or _NO_CLAUSE).text, lang) if k_drugs else set()
+        if a_drugs and not a_drugs & k_drugs:
+            continue  # a dose or frequency of another drug
         k_prior = own_kp is not None and k.kind != "percent" and _prior(_context(own_kp, k, own_kp.values))
         if k_prior and not _prior(_context(ans, a, ans.values)):
             continue  # the keypoint's is last year's figure; one said without "上年"/"prior year" is this year's
@@ -674,8 +682,8 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         if k_event is not None and _date_event(ans, a, lang) == k_event and not (
                 mine and (named := scene.named_in_sentence(_sentence_index(ans, a.span[0]) or 0)) and not named & mine):
             named_event = True  # "detained on DATE" for "placed in criminal detention on DATE": the same event
-        if k_prior:
-            named_event = True  # last year's figure, said as last year's ("$2.8 billion in the prior year")
+        if k_prior or a_drugs & k_drugs:
+            named_event = True  # last year's figure said as last year's; the keypoint's drug's own dose
         row = _row_label(ans, a.span[0])
         if row is not None and _share(kp_words, scene.blank(row), lang) > 0 and not (mine and said_of - mine):
             named_event = True  # the table row the keypoint's label heads: "| Zinc | $555.54M | 41.2% |"

@@ -446,8 +446,10 @@ def _value_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[Key
             for piece in (_unnamed(scene, ans.masked[c.span[0]:c.span[1]]),)])
     said_text, said, all_clauses = memo
     mine = set(kp_parties)
-    clauses = [(piece, words) for _, named, piece, words in all_clauses
-               if not (mine and named and not named & mine)]  # not a clause about someone else
+    kp_drugs = _drugs(kt.text, lang)
+    clauses = [(piece, words) for c, named, piece, words in all_clauses
+               if not (mine and named and not named & mine)  # not a clause about someone else
+               and not (kp_drugs and (theirs := _drugs(c.text, lang)) and not theirs & kp_drugs)]  # nor another drug
     value_words = set(_tokens(kt.text, lang))
     for value in values:
         for clause, words in clauses:
@@ -477,7 +479,7 @@ CLOSED_CLASSES: tuple[tuple[str, ...], ...] = (
      "extortion", "forgery", "kidnapping", "assault", "intentional injury", "dangerous driving", "drug trafficking",
      "bribery|taking bribes|accepting bribes", "offering bribes", "abuse of power", "dereliction of duty",
      "money laundering", "illegal business operation"),
-    ("intravenous|intravenously|intravenous infusion|静脉滴注|静脉注射|静滴|静注|静脉输注|经静脉",
+    ("intravenous|intravenously|intravenous infusion|静脉给药|静脉滴注|静脉注射|静滴|静注|静脉输注|经静脉",
      "oral|orally|by mouth|口服", "intramuscular|intramuscularly|肌内注射|肌肉注射|肌注",
      "subcutaneous|subcutaneously|皮下注射", "topical|topically|外用", "sublingual|sublingually|舌下含服",
      "inhaled|by inhalation|雾化吸入"),
@@ -507,7 +509,12 @@ def _closed_class_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str |
     kp_low = kt.text if lang == "zh" else kt.text.lower()
     if not _P_ANY_MEMBER.search(kp_low):
         return None  # (the common case, found by one search)
-    text = ans.text if lang == "zh" else ans.text.lower()
+    kp_drugs = _drugs(kt.text, lang)
+    if kp_drugs:  # a route said of another drug says nothing of the keypoint's
+        text = " ".join(c.text for c in ans.clauses if not ((d := _drugs(c.text, lang)) and not d & kp_drugs))
+    else:
+        text = ans.text
+    text = text if lang == "zh" else text.lower()
     mine = set(kp_parties)
     kp_low = _P_MEASURE.sub(" ", kp_low)  # "placed in criminal detention": a measure before trial, not a punishment
     for members in CLOSED_CLASSES:
@@ -522,6 +529,8 @@ def _closed_class_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str |
             named = {i for p, _, i in scene.mentions if c.span[0] <= p < c.span[1]}
             if mine and named and not named & mine:
                 continue  # a clause about someone else
+            if kp_drugs and (d := _drugs(c.text, lang)) and not d & kp_drugs:
+                continue  # a clause about another drug
             clause = c.text if lang == "zh" else c.text.lower()
             if topic and not topic & set(_content_tokens(clause, lang)):
                 continue  # (the father's hypertension says nothing of the mother's heart disease)
