@@ -10,9 +10,10 @@ Its parts are named for what they decide:
 - ``analysis``: one pass over a text (values, parties, sentences, clauses, declining clauses);
 - ``refusal``: whether an answer declines or says the information is missing;
 - ``scene``: one answer against all keypoints of one query, and whom each value in it is said of;
-- ``parties``: which party or label a value belongs to, and who wins a comparison;
+- ``parties``: which party or label a value belongs to, who wins a comparison, the roles people hold
+  (``ROLES``) and the event a date is said beside (``DATE_EVENTS``);
 - ``substitution``: another value of the same kind in the keypoint's place (a place, person, organisation,
-  category, charge, drug or finding);
+  category, charge, drug, code or finding; members of ``CLOSED_CLASSES``);
 - ``polarity``: negation, reversed direction, opposite words;
 - ``core``: the order below.
 
@@ -29,8 +30,9 @@ For each keypoint of a query (``core.judge_keypoints``):
    a role by who holds it; otherwise the share of its content words the answer states decides Relevant
    against Irrelevant, after the substitution, opposite-member, polarity, direction and filler checks.
 4. Whatever steps 2–3 decide short of Wrong, another member of the same class in the keypoint's frame
-   (``substitution._frame_substitution``) or a denial of the keypoint's topic (``polarity._topic_negated``)
-   makes it Wrong.
+   (``substitution._frame_substitution``), a denial of the keypoint's topic (``polarity._topic_negated``), a
+   person in another role or another person in the keypoint's role, two parties paired otherwise, another drug,
+   code or closed-class member, or a build fact's lead words filled otherwise makes it Wrong.
 5. A keypoint whose build facts name a party is not Relevant unless the answer names that party.
 
 "No information" or a refusal is Irrelevant, never Wrong, on an answerable question.
