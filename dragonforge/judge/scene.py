@@ -133,6 +133,17 @@ class _Scene:
                 return next(m[2] for m in people if _sentence_index(ans, m[0]) == last)
         return before[-1][2] if before else None
 
+    def clauses_about(self, mine: set[int]) -> list[_Clause]:
+        """The answer's clauses that assert something (no refusal) and name none but ``mine`` (or no one)."""
+        out = []
+        for c in self.answer.clauses:
+            if c.refusal:
+                continue
+            named = {i for p, _, i in self.mentions if c.span[0] <= p < c.span[1]}
+            if not (mine and named and not named & mine):
+                out.append(c)
+        return out
+
     def mentioned(self, idx: int) -> bool:
         """Is party ``idx`` named outside the answer's refusal clauses?"""
         return any(i == idx and not (_clause_of(self.answer, a) or _NO_CLAUSE).refusal for a, _, i in self.mentions)

@@ -523,12 +523,7 @@ def _closed_class_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str |
             continue  # (a keypoint naming two members of a class is about both)
         topic = set(_content_tokens(_P_ANY_MEMBER.sub(" ", kp_low), lang)) - scene.premise \
             if members in _NEEDS_TOPIC else set()
-        for c in ans.clauses:
-            if c.refusal:
-                continue
-            named = {i for p, _, i in scene.mentions if c.span[0] <= p < c.span[1]}
-            if mine and named and not named & mine:
-                continue  # a clause about someone else
+        for c in scene.clauses_about(mine):  # (not a clause about someone else)
             if kp_drugs and (d := _drugs(c.text, lang)) and not d & kp_drugs:
                 continue  # a clause about another drug
             clause = c.text if lang == "zh" else c.text.lower()
@@ -624,12 +619,7 @@ def _drug_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
     body = kt.masked if lang == "zh" else re.sub(rf"(?:{_P_DRUG_EN.pattern})(?:\s+[a-z]+)?", " ", kt.masked, flags=re.I)
     words = {w for w in _content_tokens(scene.blank(body), lang) if not _drugs(w, lang)} - scene.premise
     mine = set(kp_parties)
-    for c in ans.clauses:
-        if c.refusal:
-            continue
-        named_here = {i for p, _, i in scene.mentions if c.span[0] <= p < c.span[1]}
-        if mine and named_here and not named_here & mine:
-            continue  # a clause about someone else
+    for c in scene.clauses_about(mine):  # (not a clause about someone else)
         theirs = _drugs(c.text, lang) - ours - asked
         if not theirs or any(d.refusal and d.sentence == c.sentence for d in ans.clauses):
             continue  # (… "lists X and Y but does not mention an analgesic": what is missing is said)
