@@ -914,3 +914,11 @@ def test_a_drugs_dose_route_and_frequency_belong_to_that_drug():
     answer = "术后予头孢呋辛1.5g静滴每日2次。"  # partial: the other drug is not named
     assert [lab.label for lab in judge_keypoints(answer, kps, "zh")][1] == "Irrelevant"
     assert judge_keypoints("病历中没有责任护士的信息。", ["无法回答"], "zh", unanswerable=True)[0].label == "Relevant"
+
+
+def test_audit_opinions_drug_offences_and_a_drug_named_as_the_drug():
+    assert label("审计意见为带强调事项段的无保留意见。", "审计意见类型为标准无保留意见。", "zh") == "Wrong"
+    assert label("审计机构出具了标准无保留意见。", "审计意见类型为标准无保留意见。", "zh") == "Relevant"
+    assert label("He was convicted of illegal possession of drugs.", "The crime was drug trafficking.", "en") == "Wrong"
+    assert judge_keypoints("He was given aspirin 100 mg orally once daily.", ["The drug was butylphthalide injection."],
+                           "en", question="Which drug was given to improve collateral circulation?")[0].label == "Wrong"

@@ -478,7 +478,8 @@ CLOSED_CLASSES: tuple[tuple[str, ...], ...] = (
     ("theft", "robbery", "fraud", "embezzlement", "burglary", "arson", "murder", "manslaughter", "smuggling",
      "extortion", "forgery", "kidnapping", "assault", "intentional injury", "dangerous driving", "drug trafficking",
      "bribery|taking bribes|accepting bribes", "offering bribes", "abuse of power", "dereliction of duty",
-     "money laundering", "illegal business operation"),
+     "money laundering", "illegal business operation", "illegal possession of drugs|drug possession",
+     "transporting drugs|drug transportation"),
     ("intravenous|intravenously|intravenous infusion|静脉给药|静脉滴注|静脉注射|静滴|静注|静脉输注|经静脉",
      "oral|orally|by mouth|口服", "intramuscular|intramuscularly|肌内注射|肌肉注射|肌注",
      "subcutaneous|subcutaneously|皮下注射", "topical|topically|外用", "sublingual|sublingually|舌下含服",
@@ -491,7 +492,8 @@ CLOSED_CLASSES: tuple[tuple[str, ...], ...] = (
      "junior college|associate degree|大专", "undergraduate|bachelor's degree|本科",
      "postgraduate|master's degree|研究生|硕士", "doctorate|doctoral degree|phd|博士"),
     ("married|已婚", "unmarried|never married|未婚", "divorced|离异|离婚", "widowed|丧偶"),
-    ("unqualified opinion|clean opinion|无保留意见", "qualified opinion|保留意见", "adverse opinion|否定意见",
+    ("standard unqualified opinion|unqualified opinion|clean opinion|标准无保留意见",
+     "emphasis of matter|带强调事项段的无保留意见|带强调事项段", "qualified opinion|保留意见", "adverse opinion|否定意见",
      "disclaimer of opinion|无法表示意见"),
     ("summary procedure|简易程序", "ordinary procedure|普通程序", "fast-track procedure|速裁程序"),
     ("shanghai stock exchange|上海证券交易所|上交所", "shenzhen stock exchange|深圳证券交易所|深交所",
@@ -563,7 +565,8 @@ def _has_member(text: str, member: str, language: str) -> bool:
     forms = _forms(member, language)
     if language == "zh":
         return any(f in text and not (f == "管制" and "管制刀具" in text) and
-                   not (f == "保留意见" and "无保留意见" in text) for f in forms)
+                   not (f == "保留意见" and "无保留意见" in text and text.count("保留意见") == text.count("无保留意见"))
+                   for f in forms)
     return forms != [] and _member_pattern(member).search(text) is not None
 
 # --- another drug -------------------------------------------------------------------------------------
@@ -583,6 +586,9 @@ _P_DRUG_ZH = re.compile(r"头孢|西林|霉素|环素|沙星|康唑|洛韦|他�
 
 _ZH_DRUG_PREFIXES = ("头孢", "格列")  # stems that open the name (头孢曲松); the others close it (左氧氟沙星)
 _ZH_WHOLE_DRUGS = ("胰岛素", "阿司匹林", "对乙酰氨基酚", "吗啡", "曲马多", "氨溴索", "华法林", "地高辛", "硝酸甘油")
+
+
+_P_DRUG_LABEL = re.compile(r"\b(?:drug|medication|medicine|agent)\b|药物|药品|用药", re.I)
 
 
 def _drugs(text: str, language: str) -> set[str]:
@@ -607,8 +613,12 @@ def _drug_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
     was flurbiprofen axetil", 阿司匹林 for 丙种球蛋白's neighbour … A drug the question names is its premise."""
     lang, ans = scene.language, scene.answer
     ours = _drugs(kt.text, lang)
-    if not ours:
-        return None
+    if not ours:  # "The drug was butylphthalide injection": a drug the stems do not know, named as the drug
+        value = _label_value(kt.text, lang)
+        label = kt.text.split(value)[0] if value else ""
+        if not value or not _P_DRUG_LABEL.search(label):
+            return None
+        ours = {value.strip(" .。").lower() if lang == "en" else value.strip(" .。")}
     text = ans.text if lang == "zh" else ans.text.lower()
     if any(d in text for d in ours):
         return None
@@ -617,7 +627,8 @@ def _drug_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
     # the keypoint's topic: its words but the drug's name (and the word after it: "flurbiprofen axetil", "sodium")
     # and the question's
     body = kt.masked if lang == "zh" else re.sub(rf"(?:{_P_DRUG_EN.pattern})(?:\s+[a-z]+)?", " ", kt.masked, flags=re.I)
-    words = {w for w in _content_tokens(scene.blank(body), lang) if not _drugs(w, lang)} - scene.premise
+    words = {w for w in _content_tokens(scene.blank(body), lang) if not _drugs(w, lang)} - scene.premise \
+        - {w for d in ours for w in _content_tokens(d, lang)}  # (a name the stems do not know is no topic word)
     mine = set(kp_parties)
     for c in scene.clauses_about(mine):  # (not a clause about someone else)
         theirs = _drugs(c.text, lang) - ours - asked
