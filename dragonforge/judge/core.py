@@ -40,6 +40,7 @@ from dragonforge.judge.parties import (
     _crossed_pair,
     _date_event,
     _judge_comparison,
+    _kp_roles,
     _member_clash,
     _other_event,
     _other_record,
@@ -49,7 +50,6 @@ from dragonforge.judge.parties import (
     _reversed_relation,
     _role_binding,
     _role_stand_in,
-    _roles_held,
     _swapped_clause,
     _swapped_roles,
     _under_other_label,
@@ -191,11 +191,6 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
     if label == "Relevant" and absent:
         return "Irrelevant", f"does not name {scene.entities[absent[0]].name}"  # a build fact's name is the value
     return label, reason
-
-
-def _kp_roles(kt: _Text, scene: _Scene) -> dict[int, set[str]]:
-    """The roles the keypoint names each of its people in (``_roles_held``)."""
-    return _roles_held(kt.masked, scene.mentions_in(kt.text), scene)
 
 
 def _stand_in(kt: _Text, scene: _Scene, person: int, kp_parties: list[int]) -> int | None:
@@ -632,6 +627,7 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
     own_text = own_kp.masked if own_kp is not None else ""
     own_kp_text = own_kp.text if own_kp is not None else ""
     k_drugs = _drugs(own_kp_text, lang)
+    k_prior = own_kp is not None and k.kind != "percent" and _prior(_context(own_kp, k, own_kp.values))
     k_event = _date_event(own_kp, k, lang) if k.kind == "date" and own_kp is not None else None
 
     # candidates not said of another party, and the keypoint's slot: no other keypoint of the query gives
@@ -660,10 +656,10 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         a_drugs = _drugs((_clause_of(ans, a.span[0]) or _NO_CLAUSE).text, lang) if k_drugs else set()
         if a_drugs and not a_drugs & k_drugs:
             continue  # a dose or frequency of another drug
-        k_prior = own_kp is not None and k.kind != "percent" and _prior(_context(own_kp, k, own_kp.values))
         if k_prior and not _prior(_context(ans, a, ans.values)):
             continue  # the keypoint's is last year's figure; one said without "上年"/"prior year" is this year's
-        if k_event is not None and (a_event := _date_event(ans, a, lang)) is not None and a_event != k_event:
+        a_event = _date_event(ans, a, lang) if k_event is not None else None
+        if a_event is not None and a_event != k_event:
             continue  # a date said as another event's, both named ("刑期自DATE起算" for "刑期至DATE届满")
         if _P_JOINT.search((_clause_of(ans, a.span[0]) or _NO_CLAUSE).text) and not _P_JOINT.search(own_kp_text):
             continue  # said of several together ("两人合计住院11天", "combined"): no one party's value
@@ -679,7 +675,7 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
             _sentence_index(ans, b.span[0]) == _sentence_index(ans, a.span[0]) for b in candidates) == 1
         if named_event and k.kind != "date" and _other_member(own_text, ctx, lang):
             named_event = False  # "房屋建筑板块收入占比66.5%" is another segment's share, not "工程设计板块…占比"
-        if k_event is not None and _date_event(ans, a, lang) == k_event and not (
+        if k_event is not None and a_event == k_event and not (
                 mine and (named := scene.named_in_sentence(_sentence_index(ans, a.span[0]) or 0)) and not named & mine):
             named_event = True  # "detained on DATE" for "placed in criminal detention on DATE": the same event
         if k_prior or a_drugs & k_drugs:

@@ -77,7 +77,7 @@ def _role_binding(kt: _Text, scene: _Scene, kp_parties: list[int], words: tuple[
         nearest = min(inside, key=lambda m: max(m[0] - q, p - m[1], 0))[2]
         if nearest == target:
             return "Relevant", f"names {scene.entities[target].name} in that role"
-        kp_role = _roles_held(kt.masked, scene.mentions_in(kt.text), scene).get(target, set())
+        kp_role = _kp_roles(kt, scene).get(target, set())
         theirs = _answer_roles(scene).get(nearest, set())
         if kp_role and theirs and not kp_role & theirs:
             continue  # named in another role ("B's chief executive is Y" does not fill "A is chaired by X")
@@ -522,7 +522,7 @@ def _other_role(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
     people = [i for i in dict.fromkeys(kp_parties) if not scene.entities[i].org]
     if not people:
         return None
-    kp_held = _roles_held(kt.masked, scene.mentions_in(kt.text), scene)
+    kp_held = _kp_roles(kt, scene)
     if not kp_held:
         return None
     held = _answer_roles(scene)
@@ -541,7 +541,7 @@ def _role_stand_in(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | Non
     people = [i for i in dict.fromkeys(kp_parties) if not scene.entities[i].org]
     if not people:
         return None
-    kp_held = _roles_held(kt.masked, scene.mentions_in(kt.text), scene)
+    kp_held = _kp_roles(kt, scene)
     held = _answer_roles(scene)
     for person in people:
         ours = kp_held.get(person, set())
@@ -578,6 +578,11 @@ def _in_scope(scene: _Scene, person: int, scope: set[int]) -> bool:
         if after and after[0] in scope:
             return True
     return False
+
+
+def _kp_roles(kt: _Text, scene: _Scene) -> dict[int, set[str]]:
+    """The roles the keypoint names each of its people in (``_roles_held``)."""
+    return _roles_held(kt.masked, scene.mentions_in(kt.text), scene)
 
 
 def _answer_roles(scene: _Scene) -> dict[int, set[str]]:

@@ -11,7 +11,8 @@ import re
 from functools import lru_cache
 
 from dragonforge.judge.analysis import _P_REFUSAL_EN_ANYWHERE, _P_REFUSAL_ZH, _sentence, _Text
-from dragonforge.judge.entities import _org_kind
+from dragonforge.judge.entities import _Entity, _org_kind
+from dragonforge.judge.parties import _answer_roles
 from dragonforge.judge.scene import _Scene, _unnamed
 from dragonforge.judge.values import _CN_DIGITS, _same_value
 from dragonforge.judge.words import (
@@ -260,8 +261,6 @@ def _substitution(scene: _Scene, kp_parties: list[int], words: tuple[str, ...],
     place ("Eddie White was defended by Sheri Reid"), or names a same-kind organisation in place of its one
     organisation (上海证券交易所 for 深圳证券交易所). Someone the answer names in another role than the keypoint's
     person (``kp_roles``) is not in that person's place."""
-    from dragonforge.judge.parties import _answer_roles
-
     ans, lang = scene.answer, scene.language
     held = _answer_roles(scene) if kp_roles else {}
     together = [{i for p, _, i in scene.mentions if c.span[0] <= p < c.span[1]} for c in ans.clauses if not c.refusal]
@@ -297,10 +296,9 @@ _P_COMPANY = re.compile(r"(?:股份有限公司|有限责任公司|有限公司|
                         r"co)\.?$", re.I)
 
 
-def _kind_of_org(ent: object) -> str | None:
+def _kind_of_org(ent: _Entity) -> str | None:
     """An organisation's kind (a court, a law firm, a hospital …), or "company" for a company's name."""
-    kind = _org_kind(ent)  # type: ignore[arg-type]
-    return kind or ("company" if _P_COMPANY.search(getattr(ent, "name", "")) else None)
+    return _org_kind(ent) or ("company" if _P_COMPANY.search(ent.name) else None)
 
 
 # --- the fact's own value said otherwise -------------------------------------------------------------
