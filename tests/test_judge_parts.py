@@ -922,3 +922,17 @@ def test_audit_opinions_drug_offences_and_a_drug_named_as_the_drug():
     assert label("He was convicted of illegal possession of drugs.", "The crime was drug trafficking.", "en") == "Wrong"
     assert judge_keypoints("He was given aspirin 100 mg orally once daily.", ["The drug was butylphthalide injection."],
                            "en", question="Which drug was given to improve collateral circulation?")[0].label == "Wrong"
+
+
+def test_a_firm_the_question_asks_for_named_otherwise_or_named_right():
+    kp = "华信会计师事务所（特殊普通合伙）负责审计星河科技股份有限公司的年度财务报表。"
+    facts = [[{"doc_id": 1, "key": "auditor", "kind": "organisation", "text": "华信会计师事务所（特殊普通合伙）",
+               "value": "华信会计师事务所（特殊普通合伙）"}]]
+    question = "星河科技股份有限公司的年度审计机构是哪家？"
+
+    def judged(answer: str) -> str:
+        return judge_keypoints(answer, [kp], "zh", keypoint_facts=facts, question=question)[0].label
+
+    assert judged("年度审计机构为远达会计师事务所（特殊普通合伙）。") == "Wrong"
+    assert judged("负责审计的是华信会计师事务所（特殊普通合伙）。") == "Relevant"
+    assert judged("审计意见为标准无保留意见。") == "Irrelevant"

@@ -790,6 +790,15 @@ def _judge_words(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[Ke
     said = scene.blank(" ".join(eligible))
     if surfaces and all((s if lang == "zh" else s.lower()) in said for s in surfaces):
         best_cov = max(best_cov, COVERAGE_RELEVANT)  # a build fact's exact words, said of the right party
+    names = [f for f in facts if f.kind in ("person", "organisation") and f.text]
+    if names and len(names) == len(facts) and eligible:
+        # a keypoint whose fact is a name ("X audited the company's statements", asked as "who audited it?"): the
+        # answer names it, and the keypoint's other parties are named or asked about
+        fact_ents = {i for f in names for i, e in enumerate(scene.entities) if _same_entity(e, _fact_entity(f, lang))}
+        if fact_ents and all(scene.mentioned(i) for i in fact_ents) and all(
+                scene.mentioned(i) or any(a in scene.question for a in scene.entities[i].aliases)
+                for i in set(kp_parties) - fact_ents):
+            best_cov = max(best_cov, COVERAGE_RELEVANT)
     value = _label_value(kt.text, lang)
     if value and not kp_parties and _coverage(_content_tokens(value, lang), said, lang) >= 0.99:
         best_cov = max(best_cov, COVERAGE_RELEVANT)  # "职业情况为厨师" is stated by "系厨师": the value is the point

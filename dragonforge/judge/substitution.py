@@ -281,10 +281,18 @@ def _substitution(scene: _Scene, kp_parties: list[int], words: tuple[str, ...],
                 same_kind = scene.entities[j].org == scene.entities[i].org
                 if same_kind and named & set(kp_parties) and topic >= 0.5:
                     return f"answer names {scene.entities[j].name} where keypoint names {scene.entities[i].name}"
-                others_here = set(kp_parties) - {i} <= named
+                # the keypoint's other parties in the clause, or, for a party named by the answer alone, asked
+                # about by the question ("its auditor was Y" for "X audited the company")
+                others_here = all(o in named or j >= scene.from_keypoints and named <= set(kp_parties) | {j}
+                                  and any(a in scene.question for a in scene.entities[o].aliases)
+                                  for o in set(kp_parties) - {i})
                 # (a company another keypoint or the question names is theirs: a partial answer, no substitution)
                 kind = _kind_of_org(scene.entities[i])
-                if same_kind and scene.entities[i].org and others_here and not scene.mentioned(i) and topic > 0 \
+                # or, for a firm, court or hospital named by the answer alone and in a clause of no other party, on
+                # what the question asks ("its auditor was Y" for "X audited the company")
+                on_topic = topic > 0 or j >= scene.from_keypoints and kind != "company" and scene.premise \
+                    and named <= set(kp_parties) | {j} and _coverage(tuple(scene.premise), scene.blank(c.text), lang) > 0
+                if same_kind and scene.entities[i].org and others_here and not scene.mentioned(i) and on_topic \
                         and kind == _kind_of_org(scene.entities[j]) is not None \
                         and (kind != "company" or j >= scene.from_keypoints
                              and not any(a in scene.question for a in scene.entities[j].aliases)):
