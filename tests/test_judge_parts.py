@@ -936,3 +936,17 @@ def test_a_firm_the_question_asks_for_named_otherwise_or_named_right():
     assert judged("年度审计机构为远达会计师事务所（特殊普通合伙）。") == "Wrong"
     assert judged("负责审计的是华信会计师事务所（特殊普通合伙）。") == "Relevant"
     assert judged("审计意见为标准无保留意见。") == "Irrelevant"
+
+
+def test_a_gap_between_two_values_is_no_reading_of_either_and_jiebas_split_labels_still_match():
+    kps = ["张明入院时63岁。", "李强入院时48岁。"]
+    got = judge_keypoints("张明入院时63岁，李强51岁，张明比李强大12岁。", kps, "zh")
+    assert [lab.label for lab in got] == ["Relevant", "Wrong"]
+    got = judge_keypoints("张明入院时63岁，张明比李强大15岁。", kps, "zh")
+    assert got[1].label == "Irrelevant"  # the gap says nothing of 李强's own age
+    kps = ["红细胞沉降率检测结果为12mm/h。", "参考范围为0～20mm/h，结果在参考范围内。"]
+    assert judge_keypoints("张明入院时63岁，李强51岁。", ["李强入院时48岁。"], "zh")[0].label == "Wrong"
+    got = judge_keypoints("患者的红细胞沉降率为8mm/h，参考范围0～20mm/h，在参考范围内。", kps, "zh")
+    assert got[0].label == "Wrong"
+    kp = "Follow-up falls 8 days after discharge."
+    assert label("He left on May 2 and is due back on May 11, 9 days later.", kp, "en") == "Wrong"

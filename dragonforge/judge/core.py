@@ -311,7 +311,9 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
         if said and k_status and said != k_status:  # "血糖和白细胞计数均在正常范围内" for "血糖为8.5mmol/L，高于参考范围"
             wrong.append(f"answer says it is {_STATUS_NAMES[said]} where keypoint says {_STATUS_NAMES[k_status]}")
             continue
-        rival = _rival(k, words, kp_words, scene, [a for a in live if id(a) not in used], mine, values,
+        gap = _gap(kt, k)
+        rival = _rival(k, words, kp_words, scene, [a for a in live if id(a) not in used and (gap or not _gap(ans, a))],
+                       mine, values,
                        swapped=elsewhere, kinds=kinds, others=others) or (None if _labelling_year(k, kt) else (
             _listed(k, scene, live, used, found) or _paired(k, scene, live, used, found, others)))
         if rival is not None:
@@ -484,6 +486,23 @@ def _comparable(k: Value, v: Value) -> bool:
     """Is ``v`` a value ``k`` can be told equal or different to (a dose against a dose, not a dose against "once a
     day")?"""
     return _same_value(k, v) or _conflicts(k, v)
+
+
+_P_GAP_BEFORE_ZH = re.compile(r"(?:相差|相隔|间隔|差了?|高出|低出|多出|超出|比[^，。；]{1,20}?[大小多少早晚高低长短]了?)约?$")
+_P_GAP_AFTER_EN = re.compile(r"^\s*(?:older|younger|longer|shorter|earlier|later|more|less|fewer|higher|lower|apart|after|before|passed|"
+                             r"elapsed|between)\b")
+_P_GAP_AFTER_ZH = re.compile(r"^(?:之?后|之?前|以后|以前)")
+_P_GAP_BEFORE_EN = re.compile(r"\b(?:by|difference of|gap of)\s+(?:about|around|some|roughly)?\s*$")
+
+
+def _gap(t: _Text, v: Value) -> bool:
+    """Is ``v`` said as a gap between two values ("王宇比吕荣大2岁", "2 years older", "相差8天", "later by 3 days")?
+    A gap is no reading of either."""
+    before = t.text[max(0, v.span[0] - 24):v.span[0]]
+    if t.language == "zh":
+        return _P_GAP_BEFORE_ZH.search(before) is not None or _P_GAP_AFTER_ZH.match(t.text[v.span[1]:]) is not None
+    return _P_GAP_AFTER_EN.match(t.text[v.span[1]:v.span[1] + 12]) is not None or \
+        _P_GAP_BEFORE_EN.search(before) is not None
 
 
 def _bare_year(v: Value) -> bool:
@@ -689,7 +708,8 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         exact = score >= CONTEXT_SAME_FACT and not set(_content_tokens(ctx, lang)) - set(kp_words) - set(words)
         extra = set(_content_tokens(ctx, lang)) - set(kp_words) - set(words)  # the value's own label words
         if lang == "zh":  # a word sharing a character with the keypoint's is mostly the same word (相隔/间隔)
-            extra = {w for w in extra if not any(c in kw for kw in kp_words for c in w)}
+            extra = {w for w in extra if not any(c in kw for kw in kp_words for c in w)
+                     and not all(c in own_kp_text for c in w)}  # (jieba's 率为 of 沉降率为: the keypoint's own characters)
         if extra and _share(words or kp_words, ctx, lang) >= CONTEXT_SAME_FACT:
             extra = set()  # the keypoint's own label is there: more words only say more
         extra -= _AMOUNT_VERBS  # "valued at", "totalling", "共计": how an amount is said, not what it is of
