@@ -950,3 +950,11 @@ def test_a_gap_between_two_values_is_no_reading_of_either_and_jiebas_split_label
     assert got[0].label == "Wrong"
     kp = "Follow-up falls 8 days after discharge."
     assert label("He left on May 2 and is due back on May 11, 9 days later.", kp, "en") == "Wrong"
+
+
+def test_a_value_ends_before_the_line_break_so_each_list_item_is_its_own_sentence():
+    text = "R&D spending:\n- Alpha Corp: USD 40,500,000\n- Beta Inc: USD 61,200,000\n\nAlpha spent less."
+    assert [v.text for v in values(text, "en")] == ["USD 40,500,000", "USD 61,200,000"]
+    kps = ["Alpha Corp spent $40.5 million on research and development.",
+           "Beta Inc spent $75.3 million on research and development."]
+    assert [lab.label for lab in judge_keypoints(text, kps, "en")] == ["Relevant", "Wrong"]

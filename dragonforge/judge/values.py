@@ -240,6 +240,8 @@ class _Finder:
 
     def add(self, kind: ValueKind, value: float | str | None, a: int, b: int, unit: str | None = None,
             step: float = 0.0) -> None:
+        while b > a and self.text[b - 1].isspace():
+            b -= 1  # (a pattern's optional unit may end in the space it tried: "USD 87,120,000\n- B" keeps its line break)
         if value is None or not self.free(a, b):
             return
         self.taken[a:b] = b"\x01" * (b - a)
