@@ -958,3 +958,17 @@ def test_a_value_ends_before_the_line_break_so_each_list_item_is_its_own_sentenc
     kps = ["Alpha Corp spent $40.5 million on research and development.",
            "Beta Inc spent $75.3 million on research and development."]
     assert [lab.label for lab in judge_keypoints(text, kps, "en")] == ["Relevant", "Wrong"]
+
+
+def test_the_one_amount_a_how_much_question_gets_and_the_figure_beside_the_keypoints_own_date():
+    kps = ["1. 该收购事项的相关方为远景能源有限公司。", "2. 涉及金额3.18亿元。"]
+    question = "2021年5月9日，华北电力股份有限公司的收购事项的相关方是谁，金额是多少？"
+    got = judge_keypoints("华北电力以4.26亿元收购了远景能源有限公司。", kps, "zh", question=question)
+    assert [lab.label for lab in got] == ["Relevant", "Wrong"]
+    got = judge_keypoints("华北电力收购了远景能源有限公司，金额未披露。", kps, "zh", question=question)
+    assert got[1].label == "Irrelevant"
+    kps = ["The financing on May 4, 2021 involved $41.2 million.",
+           "The acquisition on September 9, 2021 involved $63.8 million."]
+    answer = "In 2021 the group raised $41.2 million on May 4 and bought a 60% stake in a rival on September 9 for " \
+             "$95.1 million."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Relevant", "Wrong"]

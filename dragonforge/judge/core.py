@@ -316,6 +316,8 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
                        mine, values,
                        swapped=elsewhere, kinds=kinds, others=others) or (None if _labelling_year(k, kt) else (
             _listed(k, scene, live, used, found) or _paired(k, scene, live, used, found, others)))
+        if rival is None and k.kind != "date":
+            rival = _dated_with(k, ans, found, values, live, others)
         if rival is not None:
             wrong.append(f"answer gives {rival.text} where keypoint has {k.text}")
     if wrong:
@@ -587,6 +589,32 @@ _AMOUNT_VERBS = frozenset({_stem(w) for w in ("worth", "valued", "value", "amoun
                                                 "stood", "reached")} | {"共计", "合计", "总计", "金额", "价值", "涉及", "达到"})
 
 
+def _dated_with(k: Value, ans: _Text, found: list[tuple[Value, Value, bool]], values: list[Value],
+                live: list[Value], others: list[_Sibling]) -> Value | None:
+    """The value of ``k``'s kind the answer says next to the keypoint's own full date ("acquired a 75% stake on
+    November 17 for $333.54 million" for "the acquisition on November 17 involved $87.57 million"): that dated
+    event's figure, said otherwise. A value the answer pairs with another keypoint's other value is that
+    keypoint's."""
+    def claimed(b: Value) -> bool:
+        for s in others:
+            if any(_same_value(v, b) for v in s.values):
+                mates = [v for v in s.values if not _same_value(v, b)]
+                if any(c is not b and _beside(ans, b, c) and any(_same_value(w, c) for w in mates) for c in live):
+                    return True
+        return any(_same_value(v, b) for v in values)
+
+    for kd, ad, _ in found:
+        if kd.kind != "date" or _bare_year(kd) or ad.kind != "date":
+            continue
+        kind = [b for b in live if b.kind == k.kind and _beside(ans, ad, b)]
+        if not kind:
+            continue
+        nearest = min(kind, key=lambda b: abs(b.span[0] - ad.span[0]))
+        if _conflicts(k, nearest) and not claimed(nearest):
+            return nearest
+    return None
+
+
 def _beside(ans: _Text, a: Value, b: Value) -> bool:
     """Are two values of a text said together: in one clause, or 40 characters apart in one sentence?"""
     lo, hi = sorted((a.span[0], b.span[0]))
@@ -723,7 +751,8 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         unnamed_slot = not mine and alone and own == [a] and sum(_comparable(k, v) for v in live) == 1 and (
             (k.kind == "duration" and (a.unit == k.unit or score > 0)) or (k.kind == "date" and not _other_event(own_kp, k, ans, a, lang) and (
                 k_event is not None or _share(words, scene.blank(_sentence(ans, a.span[0])), lang) > 0))
-            or (k.kind not in ("date", "duration") and score > 0 and not _modifier_clash(own_text, ctx, lang)))
+            or (k.kind not in ("date", "duration") and (score > 0 or k.kind in scene.asked)
+                and not _modifier_clash(own_text, ctx, lang)))
         # ("the zinc business contributed $X" for "the zinc segment generated $Y"; not "operating income" for
         # "net income": another line item)
         if not same_party and not exact and not single and not named_event and not unnamed_slot and \
@@ -751,7 +780,7 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         if score >= CONTEXT_SAME_FACT or (sole and score > 0) or (same_party and (
                 swapped or not words or score >= CONTEXT_SOLE_FACT or (only and len(ans.values) == 1))) or (
                 swapped and distinct and _share(distinct, ctx, lang) > 0) or single or (
-                slot and (score > 0 or same_party or event or _share(kp_words, scene.blank(
+                slot and (score > 0 or same_party or event or unnamed_slot or _share(kp_words, scene.blank(
                     _sentence(ans, a.span[0])), lang) > 0)):
             if score > best_score:
                 best, best_score = a, score

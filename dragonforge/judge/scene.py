@@ -58,6 +58,14 @@ class _Scene:
                 else (frozenset(), ())
         return found
 
+    @property
+    def asked(self) -> frozenset[str]:
+        """The kinds of value the question asks for ("how much …?" a money amount, "when …?" a date)."""
+        found = self._memo.get("asked")
+        if found is None:
+            found = self._memo["asked"] = _asked_kinds(self.question, self.language)
+        return found
+
     def others(self, kt: _Text) -> list[_Sibling]:
         """The query's other keypoints: what they assert tells whose a value is."""
         return [s for s in self.keypoints if s.text is not kt]
@@ -196,6 +204,19 @@ def _kp_words(kt: _Text, scene: _Scene, span: tuple[int, int] | None = None) -> 
     skip = [v.span for v in kt.values] + [(m[0], m[1]) for m in scene.mentions_in(kt.text)]
     return tuple(dict.fromkeys(w for w, p, q in _token_spans(kt.text, scene.language)
                                if a <= p and q <= b and not any(p < y and x < q for x, y in skip)))
+
+
+# what a question asks for, by the words that ask it: general question words, not any benchmark's questions
+_ASKED = {
+    "en": {"money": re.compile(r"\bhow much\b|\b(?:value|worth|amount|price|cost|fine)\b", re.I),
+           "date": re.compile(r"\bwhen\b|\bwhat date\b|\bon which (?:date|day)\b", re.I)},
+    "zh": {"money": re.compile(r"金额|多少钱|价格|价款|数额|罚金|多少万?元"),
+           "date": re.compile(r"何时|什么时候|哪一?天|哪一?日|日期")},
+}
+
+
+def _asked_kinds(question: str, language: str) -> frozenset[str]:
+    return frozenset(kind for kind, p in _ASKED.get(language, {}).items() if p.search(question))
 
 
 def _read_question(question: str, language: str) -> tuple[frozenset[str], tuple[Value, ...]]:
