@@ -972,3 +972,16 @@ def test_the_one_amount_a_how_much_question_gets_and_the_figure_beside_the_keypo
     answer = "In 2021 the group raised $41.2 million on May 4 and bought a 60% stake in a rival on September 9 for " \
              "$95.1 million."
     assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Relevant", "Wrong"]
+
+
+def test_a_dated_procedure_said_as_another_procedure_on_that_date():
+    kp = "2. Mark Olsen underwent laparoscopic cholecystectomy on March 4, 2023."
+    facts = [[{"doc_id": 1, "key": "procedure.name", "kind": "text", "text": "laparoscopic cholecystectomy",
+               "value": "laparoscopic cholecystectomy"},
+              {"doc_id": 1, "key": "procedure.date", "kind": "date", "text": "March 4, 2023", "value": "2023-03-04"}]]
+
+    def judged(answer: str) -> str:
+        return judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label
+
+    assert judged("Mark Olsen had an endoscopic retrograde cholangiopancreatography on March 4, 2023.") == "Wrong"
+    assert judged("On March 4, 2023 Mark Olsen underwent a laparoscopic cholecystectomy.") == "Relevant"

@@ -171,7 +171,7 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
         asked = [v for v in values if any(_same_value(v, q) for q in scene.premise_values)]
         if asked and len(asked) == len(values) and (kp_parties or facts):
             values = []  # "出生于DATE的被告人是NAME" asked as "who was born on DATE?": the name is the point
-    label, reason = (_judge_values(kt, scene, values, kp_parties) if values
+    label, reason = (_judge_values(kt, scene, values, kp_parties, facts) if values
                      else _judge_words(kt, scene, kp_parties, facts))
     if label != "Wrong":
         swapped = _frame_substitution(kt, scene, kp_parties) or _swapped_clause(kt, scene) or \
@@ -218,7 +218,8 @@ def _stand_in(kt: _Text, scene: _Scene, person: int, kp_parties: list[int]) -> i
     return None
 
 
-def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: list[int]) -> tuple[Label, str]:
+def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: list[int],
+                  facts: Sequence[KeypointFact] = ()) -> tuple[Label, str]:
     lang, ans = scene.language, scene.answer
     mine = set(kp_parties)
     kinds = {_party_kind(scene.entities[i]) for i in mine} or None
@@ -337,6 +338,9 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
         party = _substitution(scene, kp_parties, kp_words, _kp_roles(kt, scene))
         if party:
             return "Wrong", party
+        other_text = _text_fact_said_otherwise(kt, scene, facts, found)
+        if other_text:
+            return other_text
         said_instead = None if any(_specific(a) for _, a, _ in found) else \
             _said_of_something_else(kt, scene, residual, near)  # (a specific value is its fact's own)
         if said_instead:
@@ -352,6 +356,33 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
     if found:
         return "Irrelevant", f"partial: states {', '.join(a.text for _, a, _ in found)} but not {absent}"
     return "Irrelevant", f"not addressed ({absent} not stated)"
+
+
+def _text_fact_said_otherwise(kt: _Text, scene: _Scene, facts: Sequence[KeypointFact],
+                              found: list[tuple[Value, Value, bool]]) -> tuple[Label, str] | None:
+    """A keypoint that dates (or sizes) a named thing ("underwent X on DATE", "DATE接受X", "the financing on DATE
+    concerned X"): the answer gives the value, but the thing in the value's clause is another ("had Y on DATE") -
+    Wrong; or it is not said at all - the keypoint is only partly stated."""
+    lang, ans = scene.language, scene.answer
+    for f in facts:
+        if f.kind != "text" or not f.text or f.text not in kt.text:
+            continue
+        words = tuple(w for w in _content_tokens(scene.blank(f.text), lang) if w not in scene.premise)
+        if not words or _coverage(words, scene.blank(ans.masked), lang) >= 0.5:
+            continue
+        for k, a, _ in found:
+            if k.kind != "date" or _bare_year(k):
+                continue
+            clause = _clause_of(ans, a.span[0])
+            if clause is None:
+                continue
+            kp_all = set(_content_tokens(scene.blank(kt.masked), lang))
+            leftover = [w for w in _content_tokens(scene.blank(ans.masked[clause.span[0]:clause.span[1]]), lang)
+                        if w not in kp_all and w not in scene.premise]
+            if leftover:
+                sep = "" if lang == "zh" else " "
+                return "Wrong", f"answer says {sep.join(leftover)} where keypoint says {f.text}"
+    return None
 
 
 def _said_of_something_else(kt: _Text, scene: _Scene, residual: tuple[str, ...], near: str) -> str | None:
