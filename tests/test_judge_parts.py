@@ -985,3 +985,13 @@ def test_a_dated_procedure_said_as_another_procedure_on_that_date():
 
     assert judged("Mark Olsen had an endoscopic retrograde cholangiopancreatography on March 4, 2023.") == "Wrong"
     assert judged("On March 4, 2023 Mark Olsen underwent a laparoscopic cholecystectomy.") == "Relevant"
+
+
+def test_a_date_said_as_another_events_date_and_events_named_after_a_chinese_date():
+    kps = ["法院于2022年3月2日公开开庭审理。", "法院于2022年3月25日作出判决。"]
+    answer = "2021年11月8日刑事拘留，2022年1月10日提起公诉，2022年3月25日开庭审理，2022年3月2日作出判决。"
+    assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Wrong", "Wrong"]
+    answer = "2022年1月10日，某区人民检察院提起公诉；2022年3月2日，法院公开开庭审理；2022年3月25日，法院作出判决。"
+    assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Relevant", "Relevant"]
+    kp = "The public hearing was held on May 6, 2021."
+    assert label("The court heard the case and gave judgment on May 6, 2021.", kp, "en") == "Relevant"

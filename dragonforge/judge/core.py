@@ -42,6 +42,7 @@ from dragonforge.judge.parties import (
     _judge_comparison,
     _kp_roles,
     _member_clash,
+    _names_event,
     _other_event,
     _other_record,
     _other_role,
@@ -251,6 +252,10 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
                 elsewhere = True  # a table row labelled otherwise, where another row carries the keypoint's label
             elif kp_drugs and (d := _drugs((_clause_of(ans, a.span[0]) or _NO_CLAUSE).text, lang)) and not d & kp_drugs:
                 elsewhere = True  # a dose or frequency said of another drug ("头孢呋辛1.5g ivgtt bid；氟比洛芬酯50mg iv qd")
+            elif k.kind == "date" and not _bare_year(k) and (k_ev := _date_event(kt, k, lang)) is not None \
+                    and (a_ev := _date_event(ans, a, lang, near=True)) is not None and a_ev != k_ev \
+                    and not _names_event(ans, a, k_ev, lang):
+                elsewhere = True  # the keypoint's date said as another event's ("DATE作出判决" for "DATE开庭审理")
             elif _other_period(kt, k, values, a, scene, live):
                 elsewhere = True  # "2018年营业收入为X，上年同期为Y": X is this year's, not "上年同期营业收入为X"
             else:

@@ -357,10 +357,10 @@ DATE_EVENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "prosecution": (("prosec", "indict", "file", "charg"), ("起诉", "公诉")),
     "hearing": (("hear", "heard", "trial", "tri"), ("开庭", "庭审")),
     "judgment": (("judgme", "senten", "verdic", "convic"), ("判决", "宣判", "判处")),
-    "admission": (("admit", "admiss"), ("入院", "收治")),
+    "admission": (("admit", "admiss"), ("入院", "收治", "入住")),
     "discharge": (("discha",), ("出院",)),
     "surgery": (("surger",), ("手术",)),
-    "follow-up": (("follow-up", "followup", "review", "revisit"), ("复诊", "复查", "随访")),
+    "follow-up": (("follow-up", "followup", "review", "revisit", "clinic", "appoint"), ("复诊", "复查", "随访")),
     "onset": (("onset",), ("发病", "起病")),
     "founding": (("establ", "incorp"), ("成立", "设立")),
     "listing": (("ipo",), ("上市",)),
@@ -370,7 +370,7 @@ DATE_EVENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 
 
-def _date_event(t: _Text, v: Value, language: str) -> str | None:
+def _date_event(t: _Text, v: Value, language: str, near: bool = False) -> str | None:
     """The event (``DATE_EVENTS``) named nearest to date ``v``: in its clause, else in the words of its sentence
     that lead up to it ("was born in X, Y on DATE"); short of the neighbouring values either way."""
     if language == "zh" and re.match(r"(?:出)?生[，,。；;\s]", t.masked[v.span[1]:v.span[1] + 3]):
@@ -378,7 +378,13 @@ def _date_event(t: _Text, v: Value, language: str) -> str | None:
     i = _sentence_index(t, v.span[0])
     start = t.sentences[i][0] if i is not None else 0
     start = max([start] + [o.span[1] for o in t.values if o is not v and start <= o.span[1] <= v.span[0]])
-    for a, b in (_context_span(t, v, t.values), (start, v.span[0])):
+    windows = [_context_span(t, v, t.values)]
+    ahead = _zh_ahead(t, v, i) if language == "zh" else None
+    if ahead:
+        windows.append(ahead)
+    if not near:  # (``near``: only the date's own clause and, in Chinese, the words right after it)
+        windows.append((start, v.span[0]))
+    for a, b in windows:
         best: tuple[int, str] | None = None
         for event, (en, _zh) in DATE_EVENTS.items():
             if language == "zh":
@@ -397,6 +403,32 @@ def _date_event(t: _Text, v: Value, language: str) -> str | None:
         if best:
             return best[1]
     return None
+
+
+def _zh_ahead(t: _Text, v: Value, i: int | None) -> tuple[int, int] | None:
+    """Chinese names an event after its date, past a comma, when the date ends its clause ("DATE，甲检察院提起公诉；…",
+    "- DATE：开庭"): the words after it up to the next value or semicolon. Not past a clause that goes on
+    ("自DATE起至DATE止，判决…")."""
+    clause = _clause_of(t, v.span[0])
+    if clause is not None and re.sub(r"[\s的许左右前后，,：:]", "", t.masked[v.span[1]:clause.span[1]]):
+        return None
+    end = t.sentences[i][1] if i is not None else len(t.text)
+    end = min([end] + [o.span[0] for o in t.values if o is not v and v.span[1] <= o.span[0] <= end])
+    stop = re.search(r"[；;。]", t.masked[v.span[1]:end])
+    return v.span[1], v.span[1] + stop.start() if stop else end
+
+
+def _names_event(t: _Text, v: Value, event: str, language: str) -> bool:
+    """Does the clause of date ``v`` (or the words after it: "to DATE (judgment)", "DATE：开庭并当庭宣判") name
+    ``event`` at all, nearest or not ("heard the case and gave judgment on DATE" names the hearing too)?"""
+    a, b = _context_span(t, v, t.values)
+    if language == "zh":
+        ahead = _zh_ahead(t, v, _sentence_index(t, v.span[0]))
+        return _zh_event_pattern(event).search(t.masked, a, b) is not None or (
+            ahead is not None and _zh_event_pattern(event).search(t.masked, *ahead) is not None)
+    b = max(b, min(len(t.masked), v.span[1] + 24))
+    en = DATE_EVENTS[event][0]
+    return any(_stem(m.group()) in en or m.group().lower() in en for m in re.finditer(r"[A-Za-z][A-Za-z-]*", t.masked[a:b]))
 
 
 @lru_cache(maxsize=64)
