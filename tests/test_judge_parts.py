@@ -995,3 +995,13 @@ def test_a_date_said_as_another_events_date_and_events_named_after_a_chinese_dat
     assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Relevant", "Relevant"]
     kp = "The public hearing was held on May 6, 2021."
     assert label("The court heard the case and gave judgment on May 6, 2021.", kp, "en") == "Relevant"
+
+
+def test_a_street_named_after_a_preposition_is_a_place_not_a_party():
+    from dragonforge.judge.entities import _entity_en
+    assert _entity_en("Robinson Harbors", after_number=True) is None
+    assert _entity_en("Robinson Harbors") is not None  # two capitalised words alone may be a person
+    kps = ["The offence of Tom Baker was committed on June 3, 2023.", "The offence of Ann Cole was committed on May 1, 2022."]
+    answer = "Tom Baker: offence on June 9, 2023 at the square on Robinson Harbors. Ann Cole: offence on May 1, 2022 " \
+             "at the corner of Vargas Vista and Lynn Manor."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Wrong", "Relevant"]

@@ -25,7 +25,20 @@ _PLACE_PREFIXES_EN = {"port", "new", "south", "north", "east", "west", "lake", "
                       "las"}
 _AREA_WORDS_EN = {"city", "county", "province", "state", "heights", "hills", "valley", "island", "bay", "beach",
                   "springs", "village", "town"}
-_STREET_WORDS_EN = {"street", "st", "avenue", "ave", "road", "rd", "lane", "drive", "crossing", "ways", "way", "fords",
+# street suffixes (the common ones of the USPS list of street suffixes, less those that are also common names)
+_STREET_WORDS_EN = {"harbor", "harbors", "vista", "manor", "manors", "extension", "extensions", "prairie", "shoal",
+                    "shoals", "garden", "gardens", "grove", "groves", "terrace", "trail", "parkway", "pike", "pines",
+                    "pine", "meadow", "meadows", "ridge", "ridges", "route", "row", "run", "spur",
+                    "station", "stream", "summit", "trace", "track", "turnpike", "view", "views", "walk", "walks",
+                    "corner", "corners", "creek", "crest", "court", "courts", "cove", "coves",
+                    "expressway", "freeway", "highway", "junction", "knoll", "knolls", "landing", "loop", "mall",
+                    "mews", "orchard", "oval", "pass", "passage", "path", "place", "point", "points", "squares",
+                    "stravenue", "throughway", "trafficway", "via", "viaduct", "circle", "circles", "cliff", "cliffs",
+                    "divide", "estate", "estates", "flat", "flats", "forge", "forges", "fork",
+                    "forks", "hollow", "inlet", "isle", "keys", "lights", "locks",
+                    "lodge", "neck", "plain", "plains", "radial", "ramp", "ranch", "rapid", "rapids", "rest",
+                    "shore", "shores", "skyway", "spring", "springs", "tunnel", "union", "unions", "ville", "wall",
+                    "street", "st", "avenue", "ave", "road", "rd", "lane", "drive", "crossing", "ways", "way", "fords",
                     "ford", "boulevard", "blvd", "plaza", "square", "apartment", "suite"}
 _ORG_SUFFIX_EN = {"inc", "corp", "corporation", "holdings", "holding", "group", "company", "co", "ltd",
                   "limited", "llc", "plc"}
@@ -172,7 +185,8 @@ def _entities(text: str, language: str, taken: bytearray) -> list[_Entity]:
                 continue
             if re.fullmatch(r".*\b(?:No|Nos|Number)\.?", m[0]) and re.match(r"\s*\d", text[b:b + 3]):
                 continue  # "Xing Chu No 657": the label of a case or file number, not a party
-            ent = _entity_en(m[0], after_number=bool(re.search(r"\d[\w-]*,?\s*$", text[max(0, a - 12):a])))
+            ent = _entity_en(m[0], after_number=bool(re.search(r"\d[\w-]*,?\s*$|\b(?:on|along|off|of|and|at|near|to|from)\s+$",
+                                                               text[max(0, a - 12):a])))  # (or a street's preposition)
             if ent:
                 out.append(ent)
     return out
