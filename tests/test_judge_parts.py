@@ -1005,3 +1005,9 @@ def test_a_street_named_after_a_preposition_is_a_place_not_a_party():
     answer = "Tom Baker: offence on June 9, 2023 at the square on Robinson Harbors. Ann Cole: offence on May 1, 2022 " \
              "at the corner of Vargas Vista and Lynn Manor."
     assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Wrong", "Relevant"]
+
+
+def test_a_person_with_a_rarer_surname_is_still_a_party():
+    kps = ["1. 祁红的住院总费用为3.15万元。", "2. 呼晓梅的住院总费用为7.42万元。"]
+    answer = "呼晓梅的住院总费用较低，为3.15万元；祁红为7.42万元。"
+    assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Wrong", "Wrong"]
