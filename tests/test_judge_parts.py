@@ -1011,3 +1011,19 @@ def test_a_person_with_a_rarer_surname_is_still_a_party():
     kps = ["1. 祁红的住院总费用为3.15万元。", "2. 呼晓梅的住院总费用为7.42万元。"]
     answer = "呼晓梅的住院总费用较低，为3.15万元；祁红为7.42万元。"
     assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Wrong", "Wrong"]
+
+
+@pytest.mark.parametrize("text, language, minutes", [("19时40分许", "zh", 1180), ("晚上7点40分左右", "zh", 1180),
+                                                     ("晚九时四十分", "zh", 1300), ("下午3点半", "zh", 930),
+                                                     ("at about 10:50 pm", "en", 1370), ("at 22:50", "en", 1370)])
+def test_a_time_of_day_is_read_as_minutes_after_midnight(text, language, minutes):
+    got = [v for v in values(text, language) if v.unit == "time of day"]
+    assert [v.value for v in got] == [minutes]
+
+
+def test_a_time_of_day_said_otherwise_and_a_duration_in_other_units():
+    kp = "案发时间为21时15分许。"
+    assert label("案发时间为当晚9点15分左右。", kp, "zh") == "Relevant"
+    assert label("案发时间为上午9时15分许。", kp, "zh") == "Wrong"
+    kp = "The complaint had lasted 30 hours."
+    assert label("Her chief complaint was back pain that had lasted 6 months.", kp, "en") == "Wrong"

@@ -10,7 +10,7 @@ import difflib
 import re
 from functools import lru_cache
 
-from dragonforge.judge.analysis import _P_REFUSAL_EN_ANYWHERE, _P_REFUSAL_ZH, _sentence, _Text
+from dragonforge.judge.analysis import _P_REFUSAL_EN_ANYWHERE, _P_REFUSAL_ZH, _analyse, _sentence, _Text
 from dragonforge.judge.entities import _Entity, _org_kind
 from dragonforge.judge.parties import _answer_roles
 from dragonforge.judge.scene import _Scene, _unnamed
@@ -427,6 +427,12 @@ def _said_otherwise_zh(value: str, clause: str, said: str) -> str | None:
 _P_ZH_CLAUSE = re.compile(r"[着了]|标志|表明|意味|成功")  # a value with its own verb is a clause, not a name
 
 
+def _mostly_value(text: str, language: str) -> bool:
+    """Is a fact's text mostly a figure, date or time ("19时40分许")? Then the value judge compares it, not the
+    word-swap detectors."""
+    return sum(b - a for a, b in (v.span for v in _analyse(text, language).values)) * 2 >= len(text.strip())
+
+
 def _value_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[KeypointFact]) -> str | None:
     """The keypoint's non-numeric value (its build fact's words, else the value side of "LABEL is VALUE")
     absent from the answer, which says it with one word swapped for another of the kind, in a clause about
@@ -438,7 +444,8 @@ def _value_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[Key
         value = _label_value(kt.text, lang)
         values = [value] if value and not _P_NOT_A_FILLER.match(value.strip()) else []  # "was filed first": no value
     text = ans.text if lang == "zh" else ans.text.lower()
-    values = [v for v in values if not (_P_ZH_CLAUSE.search(v) if lang == "zh" else len(v.split()) > 6)]
+    values = [v for v in values if not (_P_ZH_CLAUSE.search(v) if lang == "zh" else len(v.split()) > 6)
+              and not _mostly_value(v, lang)]
     values = [v for v in values if (v if lang == "zh" else v.lower()) not in text
               and not (lang == "zh" and _P_ADMIN.sub("", v) in _P_ADMIN.sub("", text))]  # 吉林长春: 吉林省长春市
     if not values:
@@ -679,7 +686,7 @@ def _fact_lead_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list
     mine = set(kp_parties)
     said = scene.blank(" ".join(c.text for c in ans.clauses if not c.refusal))
     for fact in facts:
-        if fact.kind not in ("category", "place", "text") or not fact.text:
+        if fact.kind not in ("category", "place", "text") or not fact.text or _mostly_value(fact.text, lang):
             continue
         at = kt.text.find(fact.text) if lang == "zh" else kt.text.lower().find(fact.text.lower())
         own = _content_tokens(scene.blank(fact.text), lang)

@@ -164,7 +164,9 @@ _P_MONEY = re.compile(
 # one duration base in another, to tell a different length (2 days for 25 hours, 2 years for 2 days); a month is
 # taken as its mean length, so only a difference of more than a tenth counts
 _DURATION_SCALES = {("days", "hours"): 24.0, ("hours", "days"): 1 / 24, ("hours", "minutes"): 60.0,
-                    ("minutes", "hours"): 1 / 60, ("months", "days"): 30.44, ("days", "months"): 1 / 30.44}
+                    ("minutes", "hours"): 1 / 60, ("months", "days"): 30.44, ("days", "months"): 1 / 30.44,
+                    ("months", "hours"): 730.5, ("hours", "months"): 1 / 730.5, ("days", "minutes"): 1440.0,
+                    ("minutes", "days"): 1 / 1440}
 _DUR_UNITS_EN = {"year": ("months", 12), "month": ("months", 1), "week": ("days", 7), "day": ("days", 1),
                  "hour": ("hours", 1), "minute": ("minutes", 1), "yr": ("months", 12), "mo": ("months", 1),
                  "wk": ("days", 7), "hr": ("hours", 1), "min": ("minutes", 1)}
@@ -388,6 +390,41 @@ def _find_durations(f: _Finder, language: str) -> None:
         f.add("duration", 6.0, *m.span(), unit="months", step=0.5)
 
 
+# a time of day: "19时40分许", "晚上7点40分左右", "晚九时四十分", "10:50 pm", "22:50"; read as minutes after midnight
+_ZH_HOUR = r"(\d{1,2}|[零〇一二两三四五六七八九十]{1,3})"
+_P_TIME_ZH = re.compile(rf"(凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜间|夜里|深夜|晚)?{_ZH_HOUR}\s*[时点]"
+                        rf"(?:\s*{_ZH_HOUR}\s*分|(半))?(许|左右)?")
+_P_TIME_EN = re.compile(r"(?<![\d:.])(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s?m\b\.?|(?<![\d:.])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])",
+                        re.I)
+_AFTERNOON_ZH = ("下午", "傍晚", "晚上", "夜间", "夜里", "深夜", "晚")
+
+
+def _find_times(f: _Finder, language: str) -> None:
+    t = f.text
+    if language == "zh":
+        if "时" not in t and "点" not in t:
+            return
+        for m in _P_TIME_ZH.finditer(t):
+            if not (m[1] or m[3] or m[4] or m[5]):
+                continue  # a bare "7点" or "19时" may be anything; a time says its minutes, its part of day or 许
+            hour = int(m[2]) if m[2].isdigit() else int(cn_to_number(m[2]))
+            minute = 30 if m[4] else (int(m[3]) if m[3] and m[3].isdigit() else int(cn_to_number(m[3])) if m[3] else 0)
+            if m[1] in _AFTERNOON_ZH and hour < 12 or m[1] == "中午" and hour < 11:
+                hour += 12
+            if hour <= 24 and minute < 60:
+                f.add("count", float(hour % 24 * 60 + minute), *m.span(), unit="time of day", step=0.5)
+        return
+    if ":" not in t and "m" not in t.lower():
+        return
+    for m in _P_TIME_EN.finditer(t):
+        if m[3]:
+            hour, minute = int(m[1]) % 12 + (12 if m[3].lower() == "p" else 0), int(m[2] or 0)
+        else:
+            hour, minute = int(m[4]), int(m[5])
+        if hour < 24 and minute < 60:
+            f.add("count", float(hour * 60 + minute), *m.span(), unit="time of day", step=0.5)
+
+
 def _find_counts(f: _Finder) -> None:
     for m in _P_PAIR.finditer(f.text):
         if not m[4] and m[2] != "/":
@@ -459,6 +496,7 @@ def _find_all_values(text: str, language: str) -> _Finder:
     _find_percents(f)
     if "次" in f.text or "every" in f.text or "daily" in f.text or "a day" in f.text:
         _find_frequencies(f)
+    _find_times(f, language)
     _find_money(f)
     _find_durations(f, language)
     _find_counts(f)
