@@ -1027,3 +1027,11 @@ def test_a_time_of_day_said_otherwise_and_a_duration_in_other_units():
     assert label("案发时间为上午9时15分许。", kp, "zh") == "Wrong"
     kp = "The complaint had lasted 30 hours."
     assert label("Her chief complaint was back pain that had lasted 6 months.", kp, "en") == "Wrong"
+
+
+def test_a_chinese_semicolon_ends_what_is_said_of_one_party():
+    kps = ["1. 华星物流股份有限公司所属行业为交通运输。", "2. 远达通信股份有限公司所属行业为电信。"]
+    answer = "华星物流股份有限公司总部位于湖北省武汉市，所属行业为电信；远达通信股份有限公司总部位于江苏省南京市，所属行业为交通运输。"
+    assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Wrong", "Wrong"]
+    answer = "华星物流股份有限公司所属行业为交通运输；远达通信股份有限公司所属行业为电信。"
+    assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Relevant", "Relevant"]

@@ -49,7 +49,7 @@ _P_SPECULATION = re.compile(
 # --- clause structure ----------------------------------------------------------------------------
 
 _P_SENT_EN = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(“])|;\s*|\n+")
-_P_SENT_ZH = re.compile(r"(?<=[。！？])|\n+")
+_P_SENT_ZH = re.compile(r"(?<=[。！？；;])|\n+")
 _P_CLAUSE_EN = re.compile(r",\s+|;\s*|:\s+|\s+(?:while|whereas|but|compared with|compared to|versus|vs\.?|against|than|"
                           r"and then|whilst)\s+|\s*\(\s*|\s*\)\s*|\s+-\s+|\s+—\s+")
 _P_CLAUSE_ZH = re.compile(r"[，,；;：:（）()]|而(?=[\u4e00-\u9fff])|相比|高于|低于|多于|少于|早于|晚于|长于|短于")

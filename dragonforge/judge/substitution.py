@@ -11,7 +11,7 @@ import re
 from functools import lru_cache
 
 from dragonforge.judge.analysis import _P_REFUSAL_EN_ANYWHERE, _P_REFUSAL_ZH, _analyse, _sentence, _Text
-from dragonforge.judge.entities import _Entity, _org_kind
+from dragonforge.judge.entities import _Entity, _org_kind, _party_kind
 from dragonforge.judge.parties import _answer_roles
 from dragonforge.judge.scene import _Scene, _unnamed
 from dragonforge.judge.values import _CN_DIGITS, _same_value
@@ -208,7 +208,11 @@ def _filler_clash(kt: _Text, scene: _Scene) -> str | None:
                 p = rest
             cut.append(p)
         pieces = cut
-    said = scene.blank(" ".join(c.text for c in ans.clauses if not c.refusal))
+    kp_parties = {i for _, _, i in scene.mentions_in(kt.text)}
+    party_kinds = {_party_kind(scene.entities[i]) for i in kp_parties} or None  # (a patient's, not her hospital's)
+    said = scene.blank(" ".join(c.text for c in ans.clauses if not c.refusal and not (
+        kp_parties and (named := scene.parties(c.span[0], party_kinds)) and not named & kp_parties)))
+    # (what the answer says of another party is not said of this one)
     for piece in pieces:
         m = pattern.match(piece)
         if not m or _P_NOT_A_FILLER.match(m[2].strip()):
