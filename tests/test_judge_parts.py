@@ -1035,3 +1035,13 @@ def test_a_chinese_semicolon_ends_what_is_said_of_one_party():
     assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Wrong", "Wrong"]
     answer = "华星物流股份有限公司所属行业为交通运输；远达通信股份有限公司所属行业为电信。"
     assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Relevant", "Relevant"]
+
+
+def test_a_count_of_a_named_thing_and_a_share_of_the_whole_after_a_pronoun():
+    assert [(v.value, v.unit) for v in values("It had 7 directors and 265 Walters Dam.", "en")][:1] == [(7, "n:director")]
+    assert label("The board had 7 directors and met 8 times.", "The board met 7 times.", "en") == "Wrong"
+    assert label("It held 3 general meetings.", "The company held 3 shareholders' meetings.", "en") == "Relevant"
+    kp = "The retail segment accounted for 52.4% of operating revenue."
+    answer = "Retail was the largest business line. It brought in about $300 million, around 31.8% of the group's " \
+             "$1.2 billion in operating revenue."
+    assert label(answer, kp, "en") == "Wrong"

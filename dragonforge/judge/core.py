@@ -622,7 +622,25 @@ def _status_said(scene: _Scene, words: tuple[str, ...], k: Value, mine: set[int]
 # words that say a value is the amount of something ("is worth", "valued at", "totalling", "共计"): no label
 _AMOUNT_VERBS = frozenset({_stem(w) for w in ("worth", "valued", "value", "amount", "amounting", "totalling",
                                                 "totaling", "total", "involved", "involving", "sum", "came",
-                                                "stood", "reached")} | {"共计", "合计", "总计", "金额", "价值", "涉及", "达到"})
+                                                "stood", "reached", "represented", "represents", "made",
+                                                "makes", "constituted", "comprised", "accounted")} |
+                           {"共计", "合计", "总计", "金额", "价值", "涉及", "达到", "占", "约占", "构成"})
+# words for the whole a share is of ("30.4% of the group's revenue", "21.7% of the total"): no label of their own
+_WHOLE_WORDS = frozenset({_stem(w) for w in ("group", "company", "firm", "corporation", "total", "overall", "whole",
+                                             "entire", "business", "its", "all")} | {"公司", "集团", "全部", "整体", "总"})
+
+
+_P_OPENS_WITH_PRONOUN = re.compile(r"\s*(?:it|its|this|that|these|they|their|he|she|his|her|which)\b|\s*[其该它此这]",
+                                   re.I)
+
+
+def _topic_sentence(ans: _Text, pos: int) -> str:
+    """The sentence holding ``pos``, with the one before it when it opens with a pronoun ("Cross-border logistics was
+    the largest line. It brought in …"): what the pronoun stands for is its topic."""
+    i = _sentence_index(ans, pos)
+    if i is not None and i > 0 and _P_OPENS_WITH_PRONOUN.match(ans.text[ans.sentences[i][0]:]):
+        return _sentence(ans, pos, before=1)
+    return _sentence(ans, pos)
 
 
 def _dated_with(k: Value, ans: _Text, found: list[tuple[Value, Value, bool]], values: list[Value],
@@ -777,6 +795,8 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         if extra and _share(words or kp_words, ctx, lang) >= CONTEXT_SAME_FACT:
             extra = set()  # the keypoint's own label is there: more words only say more
         extra -= _AMOUNT_VERBS  # "valued at", "totalling", "共计": how an amount is said, not what it is of
+        if k.kind == "percent":
+            extra -= _WHOLE_WORDS  # "around 30.4% of the group's revenue": the whole, not another label
         # an answer of one value, on the keypoint's topic, and for an amount under no label of its own
         # ("operating income" is not "net income"; a date's words name its event, said otherwise)
         single = len(ans.values) == 1 and not said_of and score > 0 and (not extra or k.kind == "date")
@@ -792,7 +812,7 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         # ("the zinc business contributed $X" for "the zinc segment generated $Y"; not "operating income" for
         # "net income": another line item)
         if not same_party and not exact and not single and not named_event and not unnamed_slot and \
-                _share(kp_words, scene.blank(_sentence(ans, a.span[0])), lang) < CONTEXT_SOLE_FACT:
+                _share(kp_words, scene.blank(_topic_sentence(ans, a.span[0])), lang) < CONTEXT_SOLE_FACT:
             continue  # a sentence on another topic
         # The only value of its kind counts on weaker evidence, unless its label adds words the keypoint
         # lacks ("environmental investment" is not "planned investment").

@@ -425,6 +425,18 @@ def _find_times(f: _Finder, language: str) -> None:
             f.add("count", float(hour * 60 + minute), *m.span(), unit="time of day", step=0.5)
 
 
+# a number of things named by a plural noun ("7 directors", "3 shareholders' meetings"): a count of that noun, so
+# it is no reading of "7 times"; two such counts of different nouns still compare as plain numbers
+NOUN_UNIT = "n:"
+_P_NOUN_COUNT_EN = re.compile(r"(?<![\d.,A-Za-z$£€¥])(\d{1,3}(?:,\d{3})+|\d+)\s+([A-Za-z]+s'?)(?:\s+([A-Za-z]+s)\b)?")
+_NOT_COUNTED_EN = {"years", "months", "weeks", "days", "hours", "minutes", "seconds", "times", "percent", "dollars",
+                   "yuan", "cents", "points", "units", "shares", "cases", "beds", "patients", "people", "persons",
+                   "employees", "staff", "this", "less", "plus", "thus", "does", "goes", "gets", "makes", "takes",
+                   "whereas", "across", "versus", "basis", "series", "tons", "miles", "degrees"}
+_UNIT_ALIASES_PEOPLE = {"worker": "people", "member": "people", "individual": "people", "personnel": "people",
+                        "employee": "people"}
+
+
 def _find_counts(f: _Finder) -> None:
     for m in _P_PAIR.finditer(f.text):
         if not m[4] and m[2] != "/":
@@ -439,6 +451,15 @@ def _find_counts(f: _Finder) -> None:
         v, step = _number(m[1])
         unit = m[2].lower().replace("μ", "µ")
         f.add("count", v, *m.span(), unit=_UNIT_ALIASES.get(unit, unit.replace("µ", "u")), step=step)
+    if f.text.isascii() or re.search(r"[A-Za-z]{3}", f.text):
+        for m in _P_NOUN_COUNT_EN.finditer(f.text):
+            head = (m[3] if m[2].endswith("'") and m[3] else m[2]).rstrip("'")
+            if not head.islower() or head in _NOT_COUNTED_EN or len(head) < 4:
+                continue  # (a capital starts a name: "265 Walters Dam")
+            noun = head[:-1] if not head.endswith("ss") else head
+            v, step = _number(m[1])
+            f.add("count", v, *m.span(1),  # (the noun stays a word of the text: it says what is counted)
+                  unit=_UNIT_ALIASES_PEOPLE.get(noun) or _UNIT_ALIASES.get(head, NOUN_UNIT + noun), step=step)
 
 
 # a number that names a kind rather than counts (type 2 diabetes, 2型糖尿病, stage 3, grade II): compared
@@ -541,6 +562,8 @@ def _same_value(k: Value, a: Value) -> bool:
         if k.kind == a.kind == "money" and k.unit and a.unit and k.unit != a.unit:
             return False
         if k.kind == a.kind == "count" and k.unit and a.unit and k.unit != a.unit:
+            if str(k.unit).startswith(NOUN_UNIT) and str(a.unit).startswith(NOUN_UNIT):
+                return _close(float(k.value), float(a.value), k.step, a.step)  # "3 general meetings", "3 sessions"
             converted = _convert(a, k.unit)  # 101.7 °F is 38.7 °C; 0.5 mg is 500 µg
             return converted is not None and _close(float(k.value), converted[0], k.step, converted[1])
         if k.kind == a.kind == "duration" and k.unit and a.unit and k.unit != a.unit:
