@@ -1045,3 +1045,17 @@ def test_a_count_of_a_named_thing_and_a_share_of_the_whole_after_a_pronoun():
     answer = "Retail was the largest business line. It brought in about $300 million, around 31.8% of the group's " \
              "$1.2 billion in operating revenue."
     assert label(answer, kp, "en") == "Wrong"
+
+
+def test_a_comparison_keypoint_needs_the_answer_to_compare():
+    kps = ["1. 甲的罚金为人民币20万元。", "2. 乙的罚金为人民币35万元。", "3. 乙的罚金更多。"]
+    assert judge_keypoints("甲：20万元；乙：35万元。", kps, "zh")[2].label == "Irrelevant"
+    assert judge_keypoints("甲的罚金为20万元，乙为35万元，乙的罚金略多。", kps, "zh")[2].label == "Relevant"
+    assert judge_keypoints("乙被判罚金35万元，多于甲。", kps, "zh")[2].label == "Relevant"
+    kp = "Adams Group donated more."
+    assert label("Adams Group gave $5 million and Bell Corp $1.3 million, so Adams Group gave about 3.8 times as "
+                 "much.", kp, "en") == "Relevant"
+    assert label("Adams Group gave $5 million. I couldn't find Bell Corp's figure, so I can't say which gave more.",
+                 kp, "en") == "Irrelevant"
+    assert label("I couldn't find Bell Corp's figure, so I can't be certain, but Adams Group probably gave more.",
+                 kp, "en") == "Relevant"

@@ -96,6 +96,9 @@ class _Text:
     masked: str  # the text with value spans blanked, for word matching
 
 
+_P_CONTRAST = re.compile(r"\s*(?:but|however|though|although|yet|still|但|但是|不过|然而|可是)\b", re.I)  # "…, but X"
+
+
 @lru_cache(maxsize=32768)
 def _analyse(text: str, language: str) -> _Text:
     f = _find_all_values(text, language)
@@ -108,7 +111,7 @@ def _analyse(text: str, language: str) -> _Text:
             piece = text[a:b]
             refusal = bool(refusal_re.search(piece))
             if not refusal and clauses and clauses[-1].sentence == i and clauses[-1].refusal \
-                    and not any(f.taken[a:b]):
+                    and not any(f.taken[a:b]) and not _P_CONTRAST.match(piece):
                 refusal = True  # a value-free clause after a refusal is its object: "cannot say | which ..."
             clauses.append(_Clause((a, b), i, refusal, piece))
     values = _with_years(f.values)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Sequence
 
 from pydantic import ValidationError
@@ -851,9 +850,9 @@ def _judge_words(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[Ke
         verdict = _judge_comparison(kt, scene, kp_cmp[0], words)
         if verdict is not None:
             return verdict
-        kinds = Counter(v.kind for v in ans.values if v.kind != "date")
-        if not _comparatives(ans.text, lang) and not any(n >= 2 for n in kinds.values()):
-            return "Irrelevant", "makes no comparison"  # a figure for one party does not say who had more
+        if not any(not (_clause_of(ans, p) or _NO_CLAUSE).refusal for p, _, _ in _comparatives(ans.text, lang)):
+            # a figure for each party does not say who had more: the keypoint's point is the comparison
+            return "Irrelevant", "makes no comparison"
     # Two named parties in one sentence carry a relation ("X's physician was Y"); a lone party carries
     # little, the keypoint's words must.
     role = _role_binding(kt, scene, kp_parties, words)

@@ -67,19 +67,23 @@ _MORE, _LESS = 1, -1
 _CMP_EN = {**{w: _MORE for w in "more larger bigger greater higher longer older later after exceeded exceeds "
               "heavier costlier".split()},
            **{w: _LESS for w in "less fewer smaller lower shorter younger earlier before sooner first lighter "
-              "cheaper precedes preceded precede".split()}}
-_P_CMP_EN = re.compile(r"\b(" + "|".join(_CMP_EN) + r")\b")
+              "cheaper precedes preceded precede predates predated predate".split()},
+           **{w: _MORE for w in "postdates postdated".split()}}
+_P_CMP_EN = re.compile(r"\b(" + "|".join(_CMP_EN) + r")\b", re.I)
 _P_NOT_IN_TIME = re.compile(r"\s+(?:tax|deducting|income|the\b|(?:this|that|a|an)\s+"
                             r"(?:court|judge|tribunal|panel|bench)\b)")
 _P_OUTDO_EN = re.compile(r"\bout-?(?:earn|perform|sell|sold|pac|grew|grow|number|spen|last)[a-z]*",
                          re.I)  # "out-earned": more
-_P_CMP_ZH = re.compile(r"(?:更|较|比较)(年轻|年长|高|低|多|少|大|小|长|短|早|晚|快|慢|靠前|靠后)|([高低多少大小长短早晚])于|"
+_P_CMP_ZH = re.compile(r"(?:更|较|比较|略|稍|要)(年轻|年长|高|低|多|少|大|小|长|短|早|晚|快|慢|久|靠前|靠后)|([高低多少大小长短早晚])于|"
+                       r"(年长|年轻)(?=约?[\d一二三四五六七八九十两半]|[，。；,;]|$)|"
+                       r"(?<![\u4e00-\u9fff][大小多少高低长短])([早晚])了?(?=约?[\d一二三四五六七八九十两半]+[年个天日周])|"
                        r"(在先|在前|率先|先于|在后|后于)|(先)(?=出院|入院|召开|发生|作出|完成|成立|上市|就诊|手术|批准|审议|举行|作案|审理|判决|开庭|被|起诉|提起|宣判|受理|"
                        r"立案|披露|逮捕|拘留)|"
                        r"比(?![例较重率对赛])(?:[^，。；,;\d（(]|[（(][^）)]{0,16}[）)]){1,20}?(?:更|还)?(年轻|年长|高|低|多|少|大|小|长|短|早|晚|快|慢)")
+_P_TIMES_AS_EN = re.compile(r"\b(?:\d+(?:\.\d+)?\s+times|twice)\s+as\s+(?:much|many|large|high|long|big)\b", re.I)
 _ZH_CMP_SIGN = {"年轻": _LESS, "年长": _MORE, "高": _MORE, "低": _LESS, "多": _MORE, "少": _LESS, "大": _MORE,
                 "小": _LESS, "长": _MORE, "短": _LESS, "早": _LESS, "晚": _MORE, "快": _LESS, "慢": _MORE,
-                "靠前": _LESS, "靠后": _MORE, "在先": _LESS, "在前": _LESS, "率先": _LESS, "先于": _LESS,
+                "靠前": _LESS, "靠后": _MORE, "久": _MORE, "在先": _LESS, "在前": _LESS, "率先": _LESS, "先于": _LESS,
                 "在后": _MORE, "后于": _MORE, "先": _LESS}
 
 
@@ -92,7 +96,7 @@ def _comparatives(text: str, language: str) -> list[tuple[int, int, str]]:
             out.append((m.start(), _ZH_CMP_SIGN[word], word))
     else:
         for m in _P_CMP_EN.finditer(text):
-            word = m[1]
+            word = m[1].lower()
             if word == "first":
                 rest = text[m.end():m.end() + 20]
                 if re.match(r"\s+(?!on\b|in\b|at\b|by\b|with\b|and\b|among\b|of\b)[a-z]", rest):
@@ -101,6 +105,7 @@ def _comparatives(text: str, language: str) -> list[tuple[int, int, str]]:
                 continue  # "before tax", "prosecuted before this court": not an order in time
             out.append((m.start(), _CMP_EN[word], word))
         out += [(m.start(), _MORE, "more") for m in _P_OUTDO_EN.finditer(text)]
+        out += [(m.start(), _MORE, "more") for m in _P_TIMES_AS_EN.finditer(text)]  # "3.8 times as much"
         out.sort()
     return out
 
