@@ -1059,3 +1059,12 @@ def test_a_comparison_keypoint_needs_the_answer_to_compare():
                  kp, "en") == "Irrelevant"
     assert label("I couldn't find Bell Corp's figure, so I can't be certain, but Adams Group probably gave more.",
                  kp, "en") == "Relevant"
+
+
+def test_hours_for_days_grams_per_decilitre_an_age_said_of_its_party_and_a_chinese_not_confirmed():
+    assert label("陈某：黑便48小时。", "陈某的主诉为解黑便2天。", "zh") == "Relevant"
+    assert label("血清白蛋白为4.44 g/dL。", "血清白蛋白检测结果为44.4g/L。", "zh") == "Relevant"
+    kps = ["1. 被告人刘某作案时54周岁。", "2. 被告人吴某作案时36周岁。"]
+    got = judge_keypoints("据记载，刘某案发时应为55周岁，吴某为36周岁。", kps, "zh")
+    assert [lab.label for lab in got] == ["Wrong", "Relevant"]
+    assert label("吴某的主诉似乎是胸痛；陈某的主诉我没能在资料中确认。", "陈某的主诉为解黑便2天。", "zh") == "Irrelevant"

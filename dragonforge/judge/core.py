@@ -826,7 +826,8 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
             words, scene.blank(_sentence(ans, a.span[0])), lang) > 0))) and (
             k.kind == "duration" or (k.kind == "date" and not _other_event(own_kp, k, ans, a, lang)))
         # the one amount (share, count) of the kind the answer says of the keypoint's party, on its topic
-        party_slot = same_party and k.kind not in ("date", "duration") and score > 0 and sum(
+        party_slot = same_party and k.kind not in ("date", "duration") and (
+            score > 0 or k.unit in ("age", "time of day")) and sum(  # (an age said of the party is its age)
             _comparable(k, v) and bool(scene.parties(v.span[0], kinds) & mine) for v in live) == 1
         slot = a in own and (
             (alone and len(own) == 1 and (not extra or event or unnamed_slot or party_slot)) or

@@ -173,6 +173,8 @@ _DUR_UNITS_EN = {"year": ("months", 12), "month": ("months", 1), "week": ("days"
 _DUR_UNITS_ZH = {"年": ("months", 12), "个月": ("months", 1), "個月": ("months", 1), "个星期": ("days", 7),
                  "周": ("days", 7), "星期": ("days", 7), "天": ("days", 1), "日": ("days", 1),
                  "小时": ("hours", 1), "个小时": ("hours", 1), "個小時": ("hours", 1), "分钟": ("minutes", 1)}
+_EXACT_SCALES = {("days", "hours"), ("hours", "days"), ("hours", "minutes"), ("minutes", "hours"), ("days", "minutes"),
+                 ("minutes", "days")}  # (a month is no whole number of days)
 _EN_AMOUNT = rf"(?:{_NUM}|{_EN_NUMWORD}|an?)"
 _P_DUR_EN = re.compile(
     rf"(?<![\d.])\b({_EN_AMOUNT})(\s+and\s+a\s+half)?[\s-]+(?:(years?|yrs?)(?:['’]s?)?(?:,?\s+(?:and\s+)?({_EN_AMOUNT})[\s-]+(months?)(?:['’]s?)?)?"
@@ -195,12 +197,14 @@ _UNIT_ALIASES = {"beats per minute": "bpm", "bpm": "bpm", "次/分": "bpm", "次
 # the measurement units pint converts between (a temperature, a mass, a dose by weight, a volume, a length)
 _PINT_UNITS = {"c": "degC", "f": "degF", "ug": "microgram", "mg": "milligram", "g": "gram", "kg": "kilogram",
                "lb": "pound", "ml": "milliliter", "l": "liter", "mm": "millimeter", "cm": "centimeter",
-               "mg/kg": "milligram / kilogram", "g/kg": "gram / kilogram", "ug/kg": "microgram / kilogram"}
+               "mg/kg": "milligram / kilogram", "g/kg": "gram / kilogram", "ug/kg": "microgram / kilogram",
+               "g/l": "gram / liter", "g/dl": "gram / deciliter", "mg/l": "milligram / liter",
+               "mg/dl": "milligram / deciliter"}
 _P_PAIR = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(/|-|–|~|～|至|到)\s*(\d+(?:\.\d+)?)\s*"
                      r"(mmHg|g/L|mg/L|mmol/L|μmol/L|umol/L|U/L|mg|g|kg|mL|ml|L|cm|mm|°C|℃|%)?(?![\d/])")
 _P_COUNT = re.compile(
     rf"(?<![\d.A-Za-z第])({_NUM}|{_CN_NUM})\s*(beats per minute|bpm|次/分钟|次/分|mmHg|g/L|mg/L|mmol/L|μmol/L|umol/L|U/L|"
-    rf"°C|℃|°F|℉|摄氏度|华氏度|degrees Celsius|degrees Fahrenheit|µg/kg|μg/kg|mg/kg|g/kg|µg|μg|mcg|mg|kg|lbs|lb|g|"
+    rf"°C|℃|°F|℉|摄氏度|华氏度|degrees Celsius|degrees Fahrenheit|µg/kg|μg/kg|mg/kg|g/kg|g/dL|mg/dL|µg|μg|mcg|mg|kg|lbs|lb|g|"
     rf"mL|ml|cm|mm|IU|单位|名|位|人|项|次|家|例|件|份|台|床|张|个|employees|people|persons|staff|patients|"
     rf"times|units|beds|cases|shares)(?![A-Za-z])")
 _P_NUMBER = re.compile(rf"(?<![\d.A-Za-z])({_NUM})(?:\s?(thousand|million|billion|trillion|bn|mn)\b|({_SCALE_ZH}))?"
@@ -567,7 +571,9 @@ def _same_value(k: Value, a: Value) -> bool:
             converted = _convert(a, k.unit)  # 101.7 °F is 38.7 °C; 0.5 mg is 500 µg
             return converted is not None and _close(float(k.value), converted[0], k.step, converted[1])
         if k.kind == a.kind == "duration" and k.unit and a.unit and k.unit != a.unit:
-            return False
+            scale = _DURATION_SCALES.get((str(a.unit), str(k.unit)))  # 48 hours is 2 days
+            return scale is not None and (k.unit, a.unit) in _EXACT_SCALES and \
+                _close(float(k.value), float(a.value) * scale, k.step, a.step * scale)
         if "percent" in (k.kind, a.kind):  # a signed change (-5.52%) is its size and a direction
             return _close(abs(float(k.value)), abs(float(a.value)), k.step, a.step)
         return _close(float(k.value), float(a.value), k.step, a.step)
