@@ -1068,3 +1068,13 @@ def test_hours_for_days_grams_per_decilitre_an_age_said_of_its_party_and_a_chine
     got = judge_keypoints("据记载，刘某案发时应为55周岁，吴某为36周岁。", kps, "zh")
     assert [lab.label for lab in got] == ["Wrong", "Relevant"]
     assert label("吴某的主诉似乎是胸痛；陈某的主诉我没能在资料中确认。", "陈某的主诉为解黑便2天。", "zh") == "Irrelevant"
+
+
+def test_offences_given_each_to_the_other_party_and_more_offence_names():
+    kps = ["John Reed was convicted of picking quarrels and provoking trouble.",
+           "Dan Moss was convicted of causing a traffic accident."]
+    answer = "John Reed received 1 year for causing a traffic accident, and Dan Moss 2 years for picking quarrels " \
+             "and provoking trouble."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Wrong", "Wrong"]
+    answer = "John Reed: 1 year for intentional injury. Dan Moss: 2 years for dangerous driving."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Wrong", "Wrong"]

@@ -493,7 +493,13 @@ CLOSED_CLASSES: tuple[tuple[str, ...], ...] = (
     ("fixed-term imprisonment", "criminal detention", "public surveillance", "life imprisonment", "death penalty"),
     ("有期徒刑", "拘役", "管制", "无期徒刑", "死刑"),
     ("theft", "robbery", "fraud", "embezzlement", "burglary", "arson", "murder", "manslaughter", "smuggling",
-     "extortion", "forgery", "kidnapping", "assault", "intentional injury", "dangerous driving", "drug trafficking",
+     "extortion", "forgery", "kidnapping", "assault", "intentional injury|intentionally injuring",
+     "dangerous driving|drunk driving|drink-driving|drink driving", "drug trafficking",
+     "picking quarrels and provoking trouble|picking quarrels|provoking trouble",
+     "causing a traffic accident|traffic accident crime|traffic offence", "rape", "illegal detention",
+     "gambling|running a gambling house|opening a casino", "contract fraud", "credit card fraud",
+     "illegally absorbing public deposits|illegal fundraising", "duty encroachment|job embezzlement",
+     "misappropriation of funds|misappropriating funds", "obstructing official duties|obstruction of official duties",
      "bribery|taking bribes|accepting bribes", "offering bribes", "abuse of power", "dereliction of duty",
      "money laundering", "illegal business operation", "illegal possession of drugs|drug possession",
      "transporting drugs|drug transportation"),
@@ -533,8 +539,10 @@ def _closed_class_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str |
         text = " ".join(c.text for c in ans.clauses if not ((d := _drugs(c.text, lang)) and not d & kp_drugs))
     else:
         text = ans.text
-    text = text if lang == "zh" else text.lower()
     mine = set(kp_parties)
+    if mine:  # the keypoint's member said only of another party is not said of this one
+        text = " ".join(c.text for c in scene.clauses_about(mine) if c.text in text or not kp_drugs)
+    text = text if lang == "zh" else text.lower()
     kp_low = _P_MEASURE.sub(" ", kp_low)  # "placed in criminal detention": a measure before trial, not a punishment
     for members in CLOSED_CLASSES:
         ours = [m for m in members if _has_member(kp_low, m, lang)]
