@@ -1078,3 +1078,18 @@ def test_offences_given_each_to_the_other_party_and_more_offence_names():
     assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Wrong", "Wrong"]
     answer = "John Reed: 1 year for intentional injury. Dan Moss: 2 years for dangerous driving."
     assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Wrong", "Wrong"]
+
+
+def test_a_place_fact_said_as_another_place_in_its_frame():
+    def place(kp: str, text: str, answer: str, language: str) -> str:
+        facts = [[{"doc_id": 1, "key": "headquarters", "kind": "place", "text": text, "value": text}]]
+        return judge_keypoints(answer, [kp], language, keypoint_facts=facts)[0].label
+
+    kp = "It is headquartered in Austin, Texas."
+    assert place(kp, "Austin, Texas", "Founded in 2001 and based in Dallas, Texas, it is a chemicals maker.", "en") == "Wrong"
+    assert place(kp, "Austin, Texas", "Its head office is in Austin, TX.", "en") != "Wrong"
+    assert place(kp, "Austin, Texas", "It makes chemicals and is listed on the Nasdaq.", "en") == "Irrelevant"
+    kp = "华光电信股份有限公司总部位于湖北省武汉市。"
+    assert place(kp, "湖北省武汉市", "华光电信的总部设在湖北宜昌，所处行业为电信。", "zh") == "Wrong"
+    assert place(kp, "湖北省武汉市", "华光电信总部在湖北武汉。", "zh") == "Relevant"
+    assert place(kp, "湖北省武汉市", "抱歉，现有资料中没有这家公司的总部及行业信息。", "zh") == "Irrelevant"

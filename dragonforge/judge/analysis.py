@@ -34,7 +34,7 @@ _P_REFUSAL_EN = re.compile(
     re.I)
 _P_REFUSAL_ZH = re.compile(
     r"无法(?:回答|确定|确认|得知|判断|获知|查到|找到|提供|从)|不能(?:回答|确定|确认)|(?:没能|未能|没有能)[^，。；]{0,10}(?:确认|找到|查到|核实|确定)|未(?:提及|记载|载明|披露|说明|提供|涉及|列明|显示|给出|找到|查到)|"
-    r"没有(?:关于|相关|提及|记载|说明|披露|提供|找到|涉及|信息|资料)|没有[^，。；]{1,12}的(?:信息|记载|资料|记录)|并未(?:提及|记载|说明|披露)|无相关|暂无|不详|不清楚|"
+    r"没有(?:关于|相关|提及|记载|说明|披露|提供|找到|涉及|信息|资料)|没有[^，。；]{1,16}(?:信息|资料|数据)|没有[^，。；]{1,12}的(?:记载|记录)|并未(?:提及|记载|说明|披露)|无相关|暂无|不详|不清楚|"
     r"抱歉|对不起|信息不足|资料不足|无从(?:得知|判断)|未(?:明确|注明|写明)(?:[，。；]|$)")
 # A superset of the English pattern (its anchors dropped) to search a whole answer with: no match
 # anywhere means no clause of the answer can be a refusal, without analysing it.
@@ -96,7 +96,7 @@ class _Text:
     masked: str  # the text with value spans blanked, for word matching
 
 
-_P_CONTRAST = re.compile(r"\s*(?:but|however|though|although|yet|still|但|但是|不过|然而|可是)\b", re.I)  # "…, but X"
+_P_CONTRAST = re.compile(r"\s*(?:(?:but|however|though|although|yet|still)\b|但|不过|然而|可是)", re.I)  # "…, but X"
 
 
 @lru_cache(maxsize=32768)

@@ -75,6 +75,7 @@ from dragonforge.judge.substitution import (
     _filler_clash,
     _frame_substitution,
     _label_value,
+    _place_swap,
     _said_otherwise_zh,
     _substitution,
     _terms,
@@ -179,7 +180,8 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
             _swapped_roles(kt, scene) or _reversed_relation(kt, scene) or _closed_class_swap(kt, scene, kp_parties) \
             or _crossed_pair(kt, scene, kp_parties, _kp_words(kt, scene)) or _other_role(kt, scene, kp_parties) \
             or _role_stand_in(kt, scene, kp_parties) or _drug_swap(kt, scene, kp_parties) \
-            or _fact_lead_swap(kt, scene, kp_parties, facts) or _code_swap(kt, scene)
+            or _fact_lead_swap(kt, scene, kp_parties, facts) or _code_swap(kt, scene) \
+            or _place_swap(kt, scene, kp_parties, facts)
         if swapped:
             return "Wrong", swapped
     absent = [i for i in named_by_facts if not scene.mentioned(i)

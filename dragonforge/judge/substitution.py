@@ -14,7 +14,7 @@ from dragonforge.judge.analysis import _P_REFUSAL_EN_ANYWHERE, _P_REFUSAL_ZH, _a
 from dragonforge.judge.entities import _Entity, _org_kind, _party_kind
 from dragonforge.judge.parties import _answer_roles
 from dragonforge.judge.scene import _Scene, _unnamed
-from dragonforge.judge.values import _CN_DIGITS, _same_value
+from dragonforge.judge.values import _CN_DIGITS, _MONTH_RE, _same_value
 from dragonforge.judge.words import (
     _P_CJK,
     _STOP_EN,
@@ -760,3 +760,82 @@ def _code_swap(kt: _Text, scene: _Scene) -> str | None:
         if theirs and (not words or words & set(_content_tokens(scene.blank(c.text), lang))):
             return f"answer gives {sorted(theirs)[0]} where keypoint has {sorted(ours)[0]}"
     return None
+
+
+# --- another place ---------------------------------------------------------------------------------------
+
+# verbs and nouns that say where something is or happened, one frame whatever the word ("headquartered in",
+# "based in", "located in"; "born in"; "committed at", "took place at"): general words of the genres' records
+_PLACE_FRAMES_EN = tuple(frozenset(_stem(w) for w in words.split()) for words in (
+    "headquartered headquarters based located situated hq head office", "born birth birthplace",
+    "committed occurred happened took place scene offence offense crime", "lives lived resides resided resident address"))
+_P_PLACE_AFTER_EN = re.compile(r"\b(?:in|at|near)\s+(?:the\s+)?((?:[A-Z][a-z]+[\s,]*){1,4})")
+_P_ZH_PLACE = re.compile(r"[\u4e00-\u9fff]{2,6}?(?:市|县|区|镇|乡)")
+
+
+def _place_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[KeypointFact]) -> str | None:
+    """A place fact ("born in Andersonfort, Alabama", "总部位于黑龙江省哈尔滨市") whose own name the answer never says,
+    where a clause about the keypoint's party (or no one), in the same frame (born, headquartered or based, committed
+    or took place, lived), names another place: "born … in Kelseyhaven", "总部设在黑龙江大庆"."""
+    lang, ans = scene.language, scene.answer
+    places = [f.text for f in facts if f.kind == "place" and f.text]
+    if not places:
+        return None
+    mine = set(kp_parties)
+    clauses = scene.clauses_about(mine)
+    for place in places:
+        if lang == "zh":
+            units = [u for u in _P_ZH_PLACE.findall(_P_PROVINCE.sub(" ", place)) if len(u) >= 3]
+            own = units[-1] if units else None  # the most specific unit: 哈尔滨市 of 黑龙江省哈尔滨市
+            if own is None or own[:-1] in ans.text:
+                continue
+            lead = kt.text[:kt.text.find(place)][-4:] if place in kt.text else ""
+            provinces = [p[:-1] if p.endswith("省") else p for p in _P_PROVINCE.findall(place)]
+            for c in clauses:
+                for w in _zh_frame(lead) if lead else []:
+                    at = c.text.find(w)
+                    if at < 0:
+                        continue
+                    said = re.match(r"[于在为：:]?([\u4e00-\u9fff]{2,12})", c.text[at + len(w):])
+                    if not said:
+                        continue
+                    other = said[1]
+                    for prov in provinces:
+                        other = other.replace(prov + "省", "").replace(prov, "")
+                    other = _P_ADMIN.sub("", other)
+                    if len(other) >= 2 and own[:-1] not in other and not other.startswith(("的", "地")):
+                        return f"answer says {said[1]} where keypoint says {place}"
+            continue
+        words = [w for w in re.findall(r"[A-Z][a-z]+", place) if w.lower() not in _STOP_EN]
+        if not words or re.search(rf"\b{words[0]}\b", ans.text):
+            continue  # (the answer names the place: its first, most specific name)
+        rest = kt.text.replace(place, " ")
+        frame = {_stem(w) for w in re.findall(r"[A-Za-z]+", rest)}
+        kinds = [f for f in _PLACE_FRAMES_EN if f & frame]
+        if not kinds:
+            continue
+        names = {a for e in scene.entities for a in e.aliases}
+        for c in clauses:
+            stems = {_stem(w) for w in re.findall(r"[A-Za-z]+", c.text)}
+            if not any(f & stems for f in kinds):
+                continue
+            for m in _P_PLACE_AFTER_EN.finditer(c.text):
+                other = m[1].strip(" ,")
+                if other.lower() in names or re.match(_MONTH_RE, other, re.I) or other.split()[0].lower() in _STOP_EN:
+                    continue
+                return f"answer says {other} where keypoint says {place}"
+    return None
+
+
+_P_PROVINCE = re.compile(r"[\u4e00-\u9fff]{2,8}?(?:省|自治区)")
+
+
+def _zh_frame(lead: str) -> list[str]:
+    """The words that put a place in a Chinese keypoint's frame (总部位于, 出生于, 案发地点为, 住), as they may be said."""
+    if "总部" in lead or "位于" in lead:
+        return ["总部位于", "总部设在", "总部在", "总部为", "位于", "设在", "坐落于"]
+    if "出生" in lead or "生于" in lead:
+        return ["出生", "生于"]
+    if "住" in lead:
+        return ["住", "居住"]
+    return [lead[-2:]] if len(lead) >= 2 else []
