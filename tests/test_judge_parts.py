@@ -1093,3 +1093,11 @@ def test_a_place_fact_said_as_another_place_in_its_frame():
     assert place(kp, "湖北省武汉市", "华光电信的总部设在湖北宜昌，所处行业为电信。", "zh") == "Wrong"
     assert place(kp, "湖北省武汉市", "华光电信总部在湖北武汉。", "zh") == "Relevant"
     assert place(kp, "湖北省武汉市", "抱歉，现有资料中没有这家公司的总部及行业信息。", "zh") == "Irrelevant"
+
+
+def test_surrender_for_confession_and_no_record_said_with_meiyou():
+    assert label("被告人作案后主动投案，构成自首。", "被告人王某系坦白。", "zh") == "Wrong"
+    assert label("王某归案后如实供述自己的罪行。", "被告人王某系坦白。", "zh") != "Wrong"
+    assert label("王某有前科，系累犯。", "被告人王某系坦白。", "zh") != "Wrong"
+    assert label("法院注意到王某没有前科。", "被告人王某无前科。", "zh") != "Wrong"
+    assert label("He turned himself in to the police.", "The defendant made a truthful confession.", "en") == "Wrong"

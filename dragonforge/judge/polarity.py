@@ -49,9 +49,14 @@ def _direction(text: str, language: str) -> int:
     return found.pop() if len(found) == 1 else 0
 
 
+_P_ZH_NO = re.compile(r"没有|并无|未有|没")
+
+
 def _opposite_word(kp: str, answer: str, language: str) -> str | None:
     """Why ``answer`` says the opposite: a polar word of the keypoint whose opposite (not itself) it uses."""
     low_kp, low_ans = (kp, answer) if language == "zh" else (kp.lower(), answer.lower())
+    if language == "zh":  # 没有前科 is 无前科, not 有前科
+        low_kp, low_ans = _P_ZH_NO.sub("无", low_kp), _P_ZH_NO.sub("无", low_ans)
     pairs = _OPPOSITES_ZH if language == "zh" else _OPPOSITES_EN
     for a, b in pairs:
         for mine, other in ((a, b), (b, a)):
