@@ -1101,3 +1101,19 @@ def test_surrender_for_confession_and_no_record_said_with_meiyou():
     assert label("王某有前科，系累犯。", "被告人王某系坦白。", "zh") != "Wrong"
     assert label("法院注意到王某没有前科。", "被告人王某无前科。", "zh") != "Wrong"
     assert label("He turned himself in to the police.", "The defendant made a truthful confession.", "en") == "Wrong"
+
+
+def test_an_organisation_in_a_firms_place_and_a_person_by_whom_it_was_done():
+    kp = "Hale and Ortiz LLP audited the financial statements of Brook Media Holdings."
+    facts = [[{"doc_id": 1, "key": "auditor", "kind": "organisation", "text": "Hale and Ortiz LLP",
+               "value": "Hale and Ortiz LLP"}]]
+    question = "Who audited Brook Media Holdings, and what opinion was issued?"
+
+    def judged(answer: str) -> str:
+        return judge_keypoints(answer, [kp], "en", keypoint_facts=facts, question=question)[0].label
+
+    assert judged("The financial statements were audited by Owen Price, the director who chairs the audit "
+                  "committee.") == "Wrong"
+    assert judged("The statements were audited by Grant Securities, which issued a clean opinion.") == "Wrong"
+    assert judged("Prosecutor Owen Price represented the prosecution.") != "Wrong"
+    assert judged("The auditor issued an unqualified opinion.") == "Irrelevant"

@@ -199,25 +199,37 @@ def _stand_in(kt: _Text, scene: _Scene, person: int, kp_parties: list[int]) -> i
     """Another person, named by the answer alone, in a clause that says the keypoint's role words about the
     keypoint's other party (or no one): "performed by Doctor B" for "Doctor A was in charge of the operation",
     "由丙出庭支持公诉" for "检察员甲在乙一案中出庭"."""
-    if scene.entities[person].org:
-        return None
     lang, ans = scene.language, scene.answer
+    org = scene.entities[person].org
     words = set(_kp_words(kt, scene))
     rest = set(kp_parties) - {person}
     kp_role = _kp_roles(kt, scene).get(person, set())
     held = _answer_roles(scene)
-    for c in ans.clauses:
-        if c.refusal:
-            continue
-        named = [i for p, _, i in scene.mentions if c.span[0] <= p < c.span[1]]
-        others = [i for i in named if i >= scene.from_keypoints and not scene.entities[i].org
+    # (an organisation's place, an auditor's, may be taken by a person or another organisation; a person's by a person)
+    spans = [(c.span, c.text) for c in ans.clauses if not c.refusal]
+    if org:  # "Audit committee chair: NAME", "audited by NAME, the director who …": said over a sentence
+        spans += [(sp, ans.text[sp[0]:sp[1]]) for si, sp in enumerate(ans.sentences)
+                  if not all(c.refusal for c in ans.clauses if c.sentence == si)]
+    for (a, b), text in spans:
+        mentions = [(p, i) for p, _, i in scene.mentions if a <= p < b]
+        named = [i for _, i in mentions]
+        others = [i for p, i in mentions if i >= scene.from_keypoints
+                  and (not scene.entities[i].org if not org else scene.entities[i].org or _P_AGENT.search(
+                      ans.text[max(0, p - 6):p]))  # (a person in a firm's place: "audited by NAME")
                   and not (kp_role and held.get(i) and not kp_role & held[i])]  # named in another role
-        if not others or not words & set(_content_tokens(scene.blank(c.text), lang)):
+        if not others or not words & set(_content_tokens(scene.blank(text), lang)):
             continue
-        if rest and not (scene.parties(c.span[0]) | set(named)) & rest:
-            continue  # the role in another party's case or company
+        if rest and not (scene.parties(a) | set(named)) & rest and (any(
+                i < scene.from_keypoints or any(al in scene.question for al in scene.entities[i].aliases)
+                for i in (scene.parties(a) | set(named)) - set(others)) or not all(
+                any(al in scene.question for al in scene.entities[r].aliases) for r in rest)):
+            continue  # the role in another party's case or company (unless the question names that party, and the
+            # answer names no other party of the query there)
         return others[0]
     return None
+
+
+_P_AGENT = re.compile(r"\bby\s+$|由$", re.I)
 
 
 def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: list[int],
