@@ -1117,3 +1117,14 @@ def test_an_organisation_in_a_firms_place_and_a_person_by_whom_it_was_done():
     assert judged("The statements were audited by Grant Securities, which issued a clean opinion.") == "Wrong"
     assert judged("Prosecutor Owen Price represented the prosecution.") != "Wrong"
     assert judged("The auditor issued an unqualified opinion.") == "Irrelevant"
+
+
+def test_the_keypoints_topic_denied_outright():
+    assert label("According to the record, she was not given levofloxacin; she took tamsulosin 0.2 mg.",
+                 "The dose of levofloxacin was 0.5 g.", "en") == "Wrong"
+    assert label("患者未接受手术，经保守治疗后好转出院。", "随后于2021年5月3日接受了胸腔镜下肺大疱切除术。", "zh") == "Wrong"
+    assert label("法院判处其有期徒刑十个月，未适用缓刑。", "缓刑考验期为一年三个月。", "zh") == "Wrong"
+    assert label("The case was tried in a closed, non-public hearing on May 2, 2020.",
+                 "The public hearing was held on May 2, 2020.", "en") == "Wrong"
+    assert label("会计师事务所出具的并非标准无保留意见，而是保留意见。", "审计意见类型为标准无保留意见。", "zh") == "Wrong"
+    assert label("报告期内公司主营业务未发生重大变化。", "2022年3月15日发生诉讼事项，涉及金额974.35万元。", "zh") != "Wrong"

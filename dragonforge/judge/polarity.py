@@ -117,14 +117,14 @@ def _comparatives(text: str, language: str) -> list[tuple[int, int, str]]:
 
 _P_NEGATION_EN = re.compile(r"\b(?:no|not|never|none|denies|denied|deny|without|neither|nor|unremarkable|ruled out|"
                             r"rules out|rule out|"
-                            r"free of|negative for|declined to|absence of|absent)\b|n't\b", re.I)
+                            r"free of|negative for|declined to|absence of|absent)\b|n't\b|\bnon-(?=[a-z])", re.I)
 # (不 inside a term is no negation: 尿不尽, 胸闷不适, 不良反应, 心律不齐, 食欲不振)
 _P_NEGATION_ZH = re.compile(r"否认|没有|并未|尚未|未(?!来|成年|婚)|不(?!同|但|仅|过(?!敏)|久|少|断|足|等|论|限|尽|适|良|全|齐|规则|清|振|畅|宁|稳|均)|无(?!锡|期)|"
                             r"非(?!常|法|凡|典型)|阴性|不成立|宣告.{0,4}无罪")
 # "not disclosed", "未在资料中披露": a clause saying the information is missing, not a denial
 _P_NOT_SAID = re.compile(r"(?:未|没有|不|并未)[^，。；]{0,8}(?:提及|披露|记载|说明|找到|显示|给出|列明|提到)|"
                          r"\b(?:not|n't|no)\b(?:\s+\w+){0,3}\s+(?:mention|state|disclos|record|specif|provid|report|"
-                         r"give|list|found|availab)", re.I)
+                         r"give(?!n\s+(?!in\b|by\b|there\b)[a-z])|list|found|availab)", re.I)  # ("not given X": X withheld)
 
 
 def _negated(text: str, language: str) -> bool:
@@ -205,6 +205,17 @@ def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | Non
         if _negated_near(text, near, lang) == kp_neg:
             return None  # the answer says it the keypoint's way round somewhere
         flips.append(c.text.strip())
+    if not flips and not kp_neg:
+        # the keypoint's topic (its first word: 缓刑 of 缓刑考验期, 辩护人 of 辩护人系…; a procedure's kind, 手术) denied
+        # outright in a clause about its party: "未宣告缓刑", "未委托辩护人", "未接受手术"
+        topic_words = {kp[0]} if len(kp[0]) >= 2 and len(kp) <= 3 else set()  # (a short keypoint's first word)
+        if lang == "zh" and any(w.endswith("术") for w in kp):
+            topic_words.add("手术")
+        for c, text, toks in clauses:
+            found = {w for w in topic_words if w in toks}
+            if found and not _P_NOT_SAID.search(text) and _negated_near(text, found, lang, strict=True):
+                flips.append(c.text.strip())
+                break
     if flips:
         return ("answer denies what keypoint states" if not kp_neg else "answer states what keypoint denies") + \
             f": {flips[0][:60]}"
@@ -231,6 +242,8 @@ def _negated_near(text: str, topic: set[str], language: str, strict: bool = Fals
     if not spans:
         return bool(pattern.search(text))
     for a, b in spans:
+        if language == "en" and low[max(0, a - 4):a] == "non-":
+            return True  # "non-tender": the prefix denies its word
         before = low[max(0, a - 4):a] if language == "zh" else " ".join(low[:a].split()[-3:])
         if strict:  # the negation governs the word itself: nothing joins another phrase in between
             before = _P_JOIN.split(before)[-1]

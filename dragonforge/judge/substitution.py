@@ -549,8 +549,8 @@ def _closed_class_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str |
     kp_low = _P_MEASURE.sub(" ", kp_low)  # "placed in criminal detention": a measure before trial, not a punishment
     for members in CLOSED_CLASSES:
         ours = [m for m in members if _has_member(kp_low, m, lang)]
-        if len(ours) != 1 or _has_member(text, ours[0], lang):
-            continue  # (a keypoint naming two members of a class is about both)
+        if len(ours) != 1 or _has_member(_P_DENIED_MEMBER.sub(" ", text), ours[0], lang):
+            continue  # (a keypoint naming two members of a class is about both; "并非标准无保留意见" does not say it)
         topic = set(_content_tokens(_P_ANY_MEMBER.sub(" ", kp_low), lang)) - scene.premise \
             if members in _NEEDS_TOPIC else set()
         for c in scene.clauses_about(mine):  # (not a clause about someone else)
@@ -560,12 +560,16 @@ def _closed_class_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str |
             if topic and not topic & set(_content_tokens(clause, lang)):
                 continue  # (the father's hypertension says nothing of the mother's heart disease)
             theirs = [m for m in members if m != ours[0] and _has_member(clause, m, lang)
-                      and not any(f in o for f in _forms(m, lang) for o in _forms(ours[0], lang))]
+                      and not (any(f in o for f in _forms(m, lang) for o in _forms(ours[0], lang))
+                               and _has_member(clause, ours[0], lang))]  # (保留意见 inside 标准无保留意见)
             if theirs:
                 return f"answer says {_forms(theirs[0], lang)[0]} where keypoint says {_forms(ours[0], lang)[0]}"
     return None
 
 
+# a member said only to be denied ("并非标准无保留意见，而是保留意见", "not a qualified opinion")
+_P_DENIED_MEMBER = re.compile(r"(?:并非|并不是|不是|而非|not\s+(?:an?\s+)?)(?:[\u4e00-\u9fff]{2,12}|[a-z-]+(?:\s+[a-z-]+){0,2})",
+                              re.I)
 _P_MEASURE = re.compile(r"\b(?:placed|taken|held|kept)\s+(?:in|into|under)\s+criminal detention\b")
 
 
