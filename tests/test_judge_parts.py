@@ -1128,3 +1128,11 @@ def test_the_keypoints_topic_denied_outright():
                  "The public hearing was held on May 2, 2020.", "en") == "Wrong"
     assert label("会计师事务所出具的并非标准无保留意见，而是保留意见。", "审计意见类型为标准无保留意见。", "zh") == "Wrong"
     assert label("报告期内公司主营业务未发生重大变化。", "2022年3月15日发生诉讼事项，涉及金额974.35万元。", "zh") != "Wrong"
+
+
+def test_a_total_said_as_a_total_and_nothing_recorded_is_a_refusal():
+    kps = ["Ann Lee stayed 12 days.", "Bo Chen stayed 11 days.", "Together they spent 23 days in hospital."]
+    got = judge_keypoints("Ann Lee stayed 12 days and Bo Chen 11 days; combined, 23 days.", kps, "en")
+    assert [lab.label for lab in got] == ["Relevant", "Relevant", "Relevant"]
+    assert label("She was discharged on May 2. No follow-up date is recorded in the passages provided.",
+                 "The follow-up visit is on May 10, 2022.", "en") == "Irrelevant"

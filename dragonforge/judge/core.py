@@ -288,7 +288,9 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
             wrong.append(f"answer says {best.text} is {_STATUS_NAMES[a_status]} where keypoint says "
                          f"{_STATUS_NAMES[k_status]}")
         found.append((k, best, own or (k_status is not None and k_status == a_status)  # "偏低" says "低于参考范围"
-                      or (not mine and sum(v.kind == best.kind for v in live) == 1)))  # the answer's one term
+                      or (not mine and sum(v.kind == best.kind for v in live) == 1)  # the answer's one term
+                      or (_P_JOINT.search(kp_ctx or kt.text) is not None and _P_TOTAL.search(
+                          ans.text[max(0, best.span[0] - 24):best.span[1] + 16]) is not None)))  # "23 days in total"
     # the keypoint's values said together in one sentence, one of them under another keypoint's label: the
     # answer gives this event's figure to another event ("March 17 - a financing of $29.74 million" for "the
     # restructuring on March 17 involved $29.74 million")
@@ -359,7 +361,9 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
         other_text = _text_fact_said_otherwise(kt, scene, facts, found)
         if other_text:
             return other_text
-        said_instead = None if any(_specific(a) for _, a, _ in found) else \
+        total = _P_JOINT.search(kt.text) is not None and any(
+            _P_TOTAL.search(ans.text[max(0, a.span[0] - 24):a.span[1] + 16]) for _, a, _ in found)
+        said_instead = None if total or any(_specific(a) for _, a, _ in found) else \
             _said_of_something_else(kt, scene, residual, near)  # (a specific value is its fact's own)
         if said_instead:
             return "Wrong", said_instead
@@ -463,9 +467,13 @@ def _modifier_clash(kp: str, ctx: str, language: str) -> bool:
     return False
 
 
-_P_JOINT = re.compile(r"两人|二人|三人|双方|二者|两者|两家|\b(?:both|combined|altogether|between them)\b", re.I)
+_P_JOINT = re.compile(r"两人|二人|三人|双方|二者|两者|两家|\b(?:both|combined|altogether|between them|together(?!\s+with)|"
+                      r"adds? up to|added up to)\b", re.I)
 
 
+# a total said of several together (the answer's side of a keypoint said with _P_JOINT)
+_P_TOTAL = re.compile(r"合计|共计|总计|一共|共|\b(?:in total|in all|total|combined|altogether|together|adds? up to|"
+                      r"added up to|between them)\b", re.I)
 _P_PRIOR = re.compile(r"上年同期|上年|去年|上一年|前一年|同比上年|\b(?:prior|previous|preceding|last) year\b|"
                       r"\ba year earlier\b|\bthe year before\b", re.I)
 
