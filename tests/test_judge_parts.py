@@ -1136,3 +1136,12 @@ def test_a_total_said_as_a_total_and_nothing_recorded_is_a_refusal():
     assert [lab.label for lab in got] == ["Relevant", "Relevant", "Relevant"]
     assert label("She was discharged on May 2. No follow-up date is recorded in the passages provided.",
                  "The follow-up visit is on May 10, 2022.", "en") == "Irrelevant"
+
+
+def test_days_after_discharge_a_month_as_thirty_days_and_not_retrieved():
+    kp = "复诊时间为出院后33天。"
+    assert label("郑某2022年6月26日出院，2022年7月29日复诊，相隔32天。", kp, "zh") == "Wrong"
+    assert label("主诉：左乳无痛性肿物；病程约30天。", "症状持续1个月。", "zh") == "Relevant"
+    assert label("病程约45天。", "症状持续1个月。", "zh") != "Relevant"
+    assert [v.text for v in values("出院后第三十三天复诊", "zh")] != ["十三天"]
+    assert label("某公司年度股东大会的召开时间未能检索到。", "某公司于2022年5月21日召开年度股东大会。", "zh") == "Irrelevant"

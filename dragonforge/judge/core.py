@@ -547,7 +547,8 @@ def _comparable(k: Value, v: Value) -> bool:
     return _same_value(k, v) or _conflicts(k, v)
 
 
-_P_GAP_BEFORE_ZH = re.compile(r"(?:相差|相隔|间隔|差了?|高出|低出|多出|超出|比[^，。；]{1,20}?[大小多少早晚高低长短]了?)约?$")
+_P_GAP_BEFORE_ZH = re.compile(r"(?:相差|相隔|间隔|差了?|高出|低出|多出|超出|比[^，。；]{1,20}?[大小多少早晚高低长短]了?|"
+                              r"[院后前]后|之后|以后)(?:第|约)?$")  # (出院后33天: a gap from discharge)
 _P_GAP_AFTER_EN = re.compile(r"^\s*(?:older|younger|longer|shorter|earlier|later|more|less|fewer|higher|lower|apart|after|before|passed|"
                              r"elapsed|between)\b")
 _P_GAP_AFTER_ZH = re.compile(r"^(?:之?后|之?前|以后|以前)")

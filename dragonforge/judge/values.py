@@ -182,7 +182,7 @@ _P_DUR_EN = re.compile(
     rf"|(months?|mos?|days?|hours?|hrs?|minutes?|mins?)(?:['’]s?)?)(\s+and\s+a\s+half)?\b", re.I)
 _ZH_AMOUNT = rf"(?:\d+(?:\.\d+)?|{_CN_NUM})"
 _P_DUR_ZH = re.compile(
-    rf"(?<![\d.第上下每同本当前近去今明])({_ZH_AMOUNT})\s*(年(?![度底末初中])|个月|個月|个星期|星期|周(?!岁)|天|日|个小时|個小時|小时|分钟)"
+    rf"(?<![\d.第上下每同本当前近去今明零〇一二两三四五六七八九十百])({_ZH_AMOUNT})\s*(年(?![度底末初中])|个月|個月|个星期|星期|周(?!岁)|天|日|个小时|個小時|小时|分钟)"
     rf"(?:零?({_ZH_AMOUNT})\s*(个月|個月|天)|(半))?(?![\d月])")
 _P_HALF_YEAR_ZH = re.compile(r"(?<![\u4e00-\u9fff])半年|(?<=[为刑期判处了])半年")
 _P_AGE = re.compile(
@@ -572,8 +572,9 @@ def _same_value(k: Value, a: Value) -> bool:
             return converted is not None and _close(float(k.value), converted[0], k.step, converted[1])
         if k.kind == a.kind == "duration" and k.unit and a.unit and k.unit != a.unit:
             scale = _DURATION_SCALES.get((str(a.unit), str(k.unit)))  # 48 hours is 2 days
-            return scale is not None and (k.unit, a.unit) in _EXACT_SCALES and \
-                _close(float(k.value), float(a.value) * scale, k.step, a.step * scale)
+            if scale is not None and (k.unit, a.unit) not in _EXACT_SCALES:  # a month is about 30 days, no more
+                return abs(float(a.value) * scale - float(k.value)) <= 0.04 * abs(float(k.value))
+            return scale is not None and _close(float(k.value), float(a.value) * scale, k.step, a.step * scale)
         if "percent" in (k.kind, a.kind):  # a signed change (-5.52%) is its size and a direction
             return _close(abs(float(k.value)), abs(float(a.value)), k.step, a.step)
         return _close(float(k.value), float(a.value), k.step, a.step)
