@@ -1145,3 +1145,12 @@ def test_days_after_discharge_a_month_as_thirty_days_and_not_retrieved():
     assert label("病程约45天。", "症状持续1个月。", "zh") != "Relevant"
     assert [v.text for v in values("出院后第三十三天复诊", "zh")] != ["十三天"]
     assert label("某公司年度股东大会的召开时间未能检索到。", "某公司于2022年5月21日召开年度股东大会。", "zh") == "Irrelevant"
+
+
+def test_the_figure_beside_the_date_another_keypoint_gives_the_same_event():
+    kps = ["1. The first major event of Lane Foods was its acquisition on March 16, 2018.",
+           "2. The first major event of Lane Foods involved $15.21 million."]
+    answer = "Lane Foods began the year with an acquisition on March 16, 2018, for roughly $12.1 million."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Relevant", "Wrong"]
+    kps = ["使用头孢呋辛，剂量1.5g，静脉滴注，每日2次。"]
+    assert judge_keypoints("2022年2月18日术后予氨溴索30mg静注bid化痰。", kps, "zh")[0].label == "Irrelevant"

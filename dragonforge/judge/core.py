@@ -338,7 +338,9 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
                        swapped=elsewhere, kinds=kinds, others=others) or (None if _labelling_year(k, kt) else (
             _listed(k, scene, live, used, found) or _paired(k, scene, live, used, found, others)))
         if rival is None and k.kind != "date":
-            rival = _dated_with(k, ans, found, values, live, others)
+            rival = _dated_with(k, ans, found, values, [a for a in live if not (kp_drugs and (
+                d := _drugs((_clause_of(ans, a.span[0]) or _NO_CLAUSE).text, lang)) and not d & kp_drugs)],
+                others, mine)  # (a dose of another drug is that drug's)
         if rival is not None:
             wrong.append(f"answer gives {rival.text} where keypoint has {k.text}")
     if wrong:
@@ -666,7 +668,7 @@ def _topic_sentence(ans: _Text, pos: int) -> str:
 
 
 def _dated_with(k: Value, ans: _Text, found: list[tuple[Value, Value, bool]], values: list[Value],
-                live: list[Value], others: list[_Sibling]) -> Value | None:
+                live: list[Value], others: list[_Sibling], mine: set[int] | None = None) -> Value | None:
     """The value of ``k``'s kind the answer says next to the keypoint's own full date ("acquired a 75% stake on
     November 17 for $333.54 million" for "the acquisition on November 17 involved $87.57 million"): that dated
     event's figure, said otherwise. A value the answer pairs with another keypoint's other value is that
@@ -679,7 +681,15 @@ def _dated_with(k: Value, ans: _Text, found: list[tuple[Value, Value, bool]], va
                     return True
         return any(_same_value(v, b) for v in values)
 
-    for kd, ad, _ in found:
+    anchors = [(kd, ad) for kd, ad, _ in found]
+    # the event's full date given by another keypoint of the same party (or of none), the answer saying it: "the
+    # acquisition was on May 8, 2022" beside "the amount involved was $1.83 billion" (one event, two keypoints)
+    kin = [s for s in others if s.parties == frozenset(mine or ())]
+    dates = {str(v.value) for s in kin for v in s.values if v.kind == "date" and not _bare_year(v)}
+    if len(dates) == 1:
+        anchors += [(v, a) for s in kin for v in s.values if v.kind == "date" and not _bare_year(v)
+                    for a in live if a.kind == "date" and _same_value(v, a)]
+    for kd, ad in anchors:
         if kd.kind != "date" or _bare_year(kd) or ad.kind != "date":
             continue
         kind = [b for b in live if b.kind == k.kind and _beside(ans, ad, b)]
