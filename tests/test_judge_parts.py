@@ -1154,3 +1154,11 @@ def test_the_figure_beside_the_date_another_keypoint_gives_the_same_event():
     assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Relevant", "Wrong"]
     kps = ["使用头孢呋辛，剂量1.5g，静脉滴注，每日2次。"]
     assert judge_keypoints("2022年2月18日术后予氨溴索30mg静注bid化痰。", kps, "zh")[0].label == "Irrelevant"
+
+
+def test_the_keypoints_value_given_to_a_party_only_the_answer_names():
+    assert label("The largest shareholder is Ruth Park, the chair of the board, who holds 36.48% of the shares.",
+                 "Adams Capital holds 36.48% of the shares.", "en") == "Wrong"
+    kps = ["1. Lane Mining had 7,848 employees.", "2. Kerr Resorts had 2,232 employees."]
+    answer = "Kerr Resorts employed more people, with 7,848 employees, compared with 2,232 at Lane Mining."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Wrong", "Wrong"]

@@ -244,6 +244,7 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
     others = scene.others(kt)
     all_words = _kp_words(kt, scene)
     relabelled: list[tuple[Value, Value]] = []
+    given: list[tuple[Value, Value, set[int]]] = []  # the keypoint's value, said of another party
     kp_drugs = _drugs(kt.text, lang)
     for k in values:
         kp_ctx = _context(kt, k, values)
@@ -254,6 +255,7 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
             said_of = scene.parties(a.span[0], kinds)
             if mine and said_of and not said_of & mine:
                 elsewhere = True  # the value is there, but said of another party
+                given.append((k, a, said_of))
             elif mine and len(said_of) > 1 and scene.owner(a.span[0]) not in mine and _parallel(a, scene, live):
                 elsewhere = True  # "A was 45 and B was 80": 45 is A's
             elif _under_other_label(a, words, others, scene, all_words,
@@ -341,6 +343,13 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
             rival = _dated_with(k, ans, found, values, [a for a in live if not (kp_drugs and (
                 d := _drugs((_clause_of(ans, a.span[0]) or _NO_CLAUSE).text, lang)) and not d & kp_drugs)],
                 others, mine)  # (a dose of another drug is that drug's)
+        if rival is None and not any(scene.mentioned(i) for i in mine):
+            # the keypoint's party never named, its value said of a party the answer alone names: "The largest
+            # shareholder is NAME, who holds 36.48%" for "Adams Capital holds 36.48%"
+            to = next((w for kk, _, w in given if kk is k and any(j >= scene.from_keypoints for j in w)), None)
+            if to:
+                wrong.append(f"answer gives {k.text} to {scene.entities[min(to)].name}")
+                continue
         if rival is not None:
             wrong.append(f"answer gives {rival.text} where keypoint has {k.text}")
     if wrong:

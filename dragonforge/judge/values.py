@@ -605,6 +605,9 @@ def _conflicts(k: Value, a: Value) -> bool:
         if k.unit == "age":
             return (a.kind == "count" and a.unit == "age" or a.kind == "number" and float(a.value).is_integer()
                     and 0 < float(a.value) < 130) and not _same_value(k, a)
+        if a.kind == "number" and (k.unit == "people" or str(k.unit).startswith(NOUN_UNIT)) \
+                and isinstance(a.value, float | int) and float(a.value).is_integer():
+            return not _same_value(k, a)  # "compared with 2,232 at B" for "B had 7,848 employees": a head count
         return a.kind == "count" and (a.unit == k.unit or _convert(a, k.unit) is not None) \
             and not _same_value(k, a) and isinstance(a.value, str) == isinstance(k.value, str)  # a range is no reading
     if k.kind == "number":
