@@ -1162,3 +1162,9 @@ def test_the_keypoints_value_given_to_a_party_only_the_answer_names():
     kps = ["1. Lane Mining had 7,848 employees.", "2. Kerr Resorts had 2,232 employees."]
     answer = "Kerr Resorts employed more people, with 7,848 employees, compared with 2,232 at Lane Mining."
     assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Wrong", "Wrong"]
+
+
+def test_another_currency_and_outside_the_reference_range():
+    assert label("双方于2019年3月25日签约，计划投入2.21亿美元。", "计划投入2.21亿元。", "zh") == "Wrong"
+    assert label("双方签约，计划投入2.21亿元人民币。", "计划投入2.21亿元。", "zh") == "Relevant"
+    assert label("红细胞沉降率为9mm/h，超出参考范围（0～20mm/h）。", "参考范围为0～20mm/h，结果在参考范围内。", "zh") == "Wrong"

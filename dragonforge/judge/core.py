@@ -83,6 +83,7 @@ from dragonforge.judge.substitution import (
 )
 from dragonforge.judge.values import (
     Value,
+    _close,
     _conflicts,
     _same_value,
     _specific,
@@ -339,6 +340,9 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
                        mine, values,
                        swapped=elsewhere, kinds=kinds, others=others) or (None if _labelling_year(k, kt) else (
             _listed(k, scene, live, used, found) or _paired(k, scene, live, used, found, others)))
+        if rival is None and k.kind == "money" and k.unit:
+            rival = next((a for a in live if a.kind == "money" and a.unit and a.unit != k.unit and _close(
+                float(k.value), float(a.value), k.step, a.step)), None)  # 2.21亿美元 for 2.21亿元: another currency
         if rival is None and k.kind != "date":
             rival = _dated_with(k, ans, found, values, [a for a in live if not (kp_drugs and (
                 d := _drugs((_clause_of(ans, a.span[0]) or _NO_CLAUSE).text, lang)) and not d & kp_drugs)],
