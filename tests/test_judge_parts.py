@@ -1168,3 +1168,8 @@ def test_another_currency_and_outside_the_reference_range():
     assert label("双方于2019年3月25日签约，计划投入2.21亿美元。", "计划投入2.21亿元。", "zh") == "Wrong"
     assert label("双方签约，计划投入2.21亿元人民币。", "计划投入2.21亿元。", "zh") == "Relevant"
     assert label("红细胞沉降率为9mm/h，超出参考范围（0～20mm/h）。", "参考范围为0～20mm/h，结果在参考范围内。", "zh") == "Wrong"
+
+
+def test_a_type_numbered_otherwise():
+    assert label("诊断为慢性阻塞性肺疾病急性加重期伴Ⅰ型呼吸衰竭。", "诊断为慢性阻塞性肺疾病急性加重期伴Ⅱ型呼吸衰竭。", "zh") == "Wrong"
+    assert label("诊断为2型糖尿病。", "诊断为2型糖尿病。", "zh") == "Relevant"
