@@ -1173,3 +1173,11 @@ def test_another_currency_and_outside_the_reference_range():
 def test_a_type_numbered_otherwise():
     assert label("诊断为慢性阻塞性肺疾病急性加重期伴Ⅰ型呼吸衰竭。", "诊断为慢性阻塞性肺疾病急性加重期伴Ⅱ型呼吸衰竭。", "zh") == "Wrong"
     assert label("诊断为2型糖尿病。", "诊断为2型糖尿病。", "zh") == "Relevant"
+
+
+def test_a_bare_year_must_name_the_keypoints_event():
+    kp = "Lane Foods was founded in 1994."
+    assert label("Lane Foods is chaired by Ann Lee. In 2020 its revenue rose 31% to $2.2 billion.", kp, "en") == \
+        "Irrelevant"
+    assert label("Lane Foods was established in 1990 and is based in Austin.", kp, "en") == "Wrong"
+    assert label("这家公司创立于1990年，总部设在长春。", "润宁文教股份有限公司成立于2012年。", "zh") == "Wrong"

@@ -807,6 +807,8 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         a_event = _date_event(ans, a, lang) if k_event is not None else None
         if a_event is not None and a_event != k_event:
             continue  # a date said as another event's, both named ("刑期自DATE起算" for "刑期至DATE届满")
+        if k_event is not None and a_event is None and _bare_year(k) and _bare_year(a):
+            continue  # "In 2020 its revenue rose" is no founding year: a bare year must name the keypoint's event
         if _P_JOINT.search((_clause_of(ans, a.span[0]) or _NO_CLAUSE).text) and not _P_JOINT.search(own_kp_text):
             continue  # said of several together ("两人合计住院11天", "combined"): no one party's value
         same_party = bool(said_of & mine)

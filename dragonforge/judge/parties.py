@@ -362,7 +362,7 @@ DATE_EVENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "surgery": (("surger",), ("手术",)),
     "follow-up": (("follow-up", "followup", "review", "revisit", "clinic", "appoint"), ("复诊", "复查", "随访")),
     "onset": (("onset",), ("发病", "起病")),
-    "founding": (("establ", "incorp"), ("成立", "设立")),
+    "founding": (("establ", "incorp", "founded", "founding"), ("成立", "设立", "创立", "创建", "创办")),
     "listing": (("ipo",), ("上市",)),
     "meeting": (("meet",), ("会议", "大会")),
     "term start": (("commen",), ("起算",)),
