@@ -1181,3 +1181,10 @@ def test_a_bare_year_must_name_the_keypoints_event():
         "Irrelevant"
     assert label("Lane Foods was established in 1990 and is based in Austin.", kp, "en") == "Wrong"
     assert label("这家公司创立于1990年，总部设在长春。", "润宁文教股份有限公司成立于2012年。", "zh") == "Wrong"
+
+
+def test_the_next_readings_status_is_not_this_ones_and_nothing_highlighted_is_a_refusal():
+    kp = "The D-dimer result was 1.82 mg/L, above the reference range."
+    assert label("His D-dimer was elevated at 1.82 mg/L, his hemoglobin was low at 83 g/L.", kp, "en") == "Relevant"
+    assert label("The D-dimer was 1.82 mg/L. No other results are highlighted in the record.",
+                 "The serum albumin result was 31.4 g/L, below the reference range.", "en") == "Irrelevant"

@@ -26,7 +26,8 @@ _P_REFUSAL_EN = re.compile(
     r"directly|specifically|separately|and|or|so|because|but|either|at|on|from|among|yet|that|this|these|those)\b)[A-Za-z])|"
     # ("was not found to have", "was not given levofloxacin": what follows is said, not missing)
     r"no (?:explicit |specific |relevant |such |available )?(?:information|mention|record|data|details|evidence)|"
-    r"\bno\b(?: [\w-]+){1,3} (?:is|was|are|were) (?:recorded|given|mentioned|stated|provided|listed|documented|reported)\b|"
+    r"\bno\b(?: [\w-]+){1,3} (?:is|was|are|were) (?:recorded|given|mentioned|stated|provided|listed|documented|reported|"
+    r"highlighted|noted|shown|included)\b|"
     r"(?:is|are|was|were)(?: not|n't) (?:in|given in|part of) (?:the|my|these|those) (?:\w+ )?(?:documents?|records?|"
     r"context|sources?|materials?|files?|reports?|passages?)|"
     r"(?:not|insufficient) enough information|insufficient (?:information|data|context)|not possible to (?:answer|determine)|"

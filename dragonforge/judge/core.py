@@ -623,7 +623,9 @@ _P_STATUS = {
 }
 _STATUS_NAMES = {"low": "below the reference range", "high": "above the reference range",
                  "normal": "within the reference range"}
-_P_STATUS_END = re.compile(r"[；;。\n]|[,，]\s*[A-Za-z\u4e00-\u9fff-]{1,12}[：:]|\s(?:and|while|whereas)\s|[和及、]")
+_P_STATUS_END = re.compile(r"[；;。\n]|[,，]\s*[A-Za-z\u4e00-\u9fff-]{1,12}[：:]|\s(?:and|while|whereas)\s|[和及、]|"
+                           r"[,，]\s*(?:his|her|its|their|the)\s+[a-z-]+(?:\s+[a-z-]+)?\s+(?:was|is|were|are)\b")
+# (", his hemoglobin was low …": the next reading's clause, not this one's)
 
 
 def _range_status(t: _Text, v: Value) -> str | None:
