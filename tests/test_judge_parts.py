@@ -1188,3 +1188,11 @@ def test_the_next_readings_status_is_not_this_ones_and_nothing_highlighted_is_a_
     assert label("His D-dimer was elevated at 1.82 mg/L, his hemoglobin was low at 83 g/L.", kp, "en") == "Relevant"
     assert label("The D-dimer was 1.82 mg/L. No other results are highlighted in the record.",
                  "The serum albumin result was 31.4 g/L, below the reference range.", "en") == "Irrelevant"
+
+
+def test_the_prison_term_found_as_the_probation():
+    assert label("林某被判处有期徒刑一年三个月，缓刑一年。", "被告人林某被判处有期徒刑一年。", "zh") == "Wrong"
+    assert label("林某被判处有期徒刑一年，缓刑一年三个月。", "被告人林某被判处有期徒刑一年。", "zh") == "Relevant"
+    kp = "The sentence was suspended with probation of 2 years and 11 months."
+    assert label("He got 2 years and 11 months of fixed-term imprisonment, suspended with a probation period of 1 year "
+                 "and 5 months.", kp, "en") == "Wrong"

@@ -319,7 +319,7 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
                     break
             if wrong:
                 break
-    exchanged = _exchanged(kt, scene, found)
+    exchanged = _exchanged(kt, scene, found) or _term_for_probation(kt, scene, found, live)
     if exchanged:
         wrong.append(exchanged)
     kp_words = _kp_words(kt, scene)
@@ -533,6 +533,38 @@ def _exchanged(kt: _Text, scene: _Scene, found: list[tuple[Value, Value, bool]])
             m1, m2 = _label_before(ans, a1, lang), _label_before(ans, a2, lang)
             if l1 and l2 and l1 != l2 and m1 == l2 and m2 == l1:
                 return f"answer gives {a1.text} under {m1} and {a2.text} under {m2}: the keypoint's the other way round"
+    return None
+
+
+# the two terms a criminal judgment gives, each named its own way: the prison term and the probation
+_TERM_LABELS = {"prison": re.compile(r"有期徒刑|刑期|拘役|\b(?:imprisonment|sentenced|sentence|prison|jail)\b", re.I),
+                "probation": re.compile(r"缓刑|考验期|\b(?:probation|suspended)\b", re.I)}
+
+
+def _term_kind(t: _Text, v: Value) -> str | None:
+    """Which of a judgment's terms the words right before duration ``v`` name (since the value before it)."""
+    start = max([x.span[1] for x in t.values if x.span[1] <= v.span[0]] + [0, v.span[0] - 40])
+    before = t.masked[start:v.span[0]]
+    hits = [(m.end(), kind) for kind, p in _TERM_LABELS.items() for m in p.finditer(before)]
+    if hits:
+        return max(hits)[1]
+    after = re.split(r"[,，;；。]", t.masked[v.span[1]:v.span[1] + 40])[0]  # "2 years of fixed-term imprisonment"
+    hits = [(-m.start(), kind) for kind, p in _TERM_LABELS.items() for m in p.finditer(after)]
+    return max(hits)[1] if hits else None
+
+
+def _term_for_probation(kt: _Text, scene: _Scene, found: list[tuple[Value, Value, bool]],
+                        live: list[Value]) -> str | None:
+    """The keypoint's prison term found as the answer's probation (or the reverse), while the answer gives the
+    keypoint's term another length: "有期徒刑一年三个月，缓刑一年" for "有期徒刑一年"."""
+    ans = scene.answer
+    for k, a, _ in found:
+        if k.kind != "duration" or (mine := _term_kind(kt, k)) is None or _term_kind(ans, a) in (None, mine):
+            continue
+        for b in live:
+            if b is not a and b.kind == "duration" and _conflicts(k, b) and _term_kind(ans, b) == mine and \
+                    _sentence_index(ans, b.span[0]) == _sentence_index(ans, a.span[0]):
+                return f"answer gives {b.text} as the {mine} term and {a.text} as the other"
     return None
 
 
