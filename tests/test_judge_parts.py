@@ -1196,3 +1196,9 @@ def test_the_prison_term_found_as_the_probation():
     kp = "The sentence was suspended with probation of 2 years and 11 months."
     assert label("He got 2 years and 11 months of fixed-term imprisonment, suspended with a probation period of 1 year "
                  "and 5 months.", kp, "en") == "Wrong"
+
+
+def test_a_day_numbered_is_no_length():
+    assert [(v.kind, v.unit) for v in values("postoperative day 2", "en")] == [("count", "day")]
+    assert label("She was probably discharged on January 23 (postoperative day 2), after a stay of 2 days.",
+                 "The stay lasted 5 days.", "en") == "Wrong"

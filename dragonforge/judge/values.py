@@ -468,7 +468,7 @@ def _find_counts(f: _Finder) -> None:
 
 # a number that names a kind rather than counts (type 2 diabetes, 2型糖尿病, stage 3, grade II): compared
 # only with a number of the same label, never with an age or an amount
-_P_LABEL_BEFORE = re.compile(r"\b(type|grade|stage|class|phase|level)\s*$", re.I)
+_P_LABEL_BEFORE = re.compile(r"\b(type|grade|stage|class|phase|level|day|week|cycle|round|no\.?)\s*$", re.I)
 _P_LABEL_AFTER = re.compile(r"^\s*(型|级|期|类)")
 
 
