@@ -1202,3 +1202,8 @@ def test_a_day_numbered_is_no_length():
     assert [(v.kind, v.unit) for v in values("postoperative day 2", "en")] == [("count", "day")]
     assert label("She was probably discharged on January 23 (postoperative day 2), after a stay of 2 days.",
                  "The stay lasted 5 days.", "en") == "Wrong"
+
+
+def test_a_reading_written_without_its_unit():
+    assert label("C反应蛋白检测值为91.9，高于参考范围。", "C反应蛋白检测结果为44.1mg/L。", "zh") == "Wrong"
+    assert label("C反应蛋白检测值为44.1，高于参考范围。", "C反应蛋白检测结果为44.1mg/L。", "zh") == "Relevant"

@@ -195,6 +195,7 @@ _UNIT_ALIASES = {"beats per minute": "bpm", "bpm": "bpm", "次/分": "bpm", "次
                  "people": "people", "persons": "people", "employees": "people", "staff": "people",
                  "名": "人", "位": "人"}
 # the measurement units pint converts between (a temperature, a mass, a dose by weight, a volume, a length)
+_LAB_UNITS = {"mmhg", "g/l", "mg/l", "mmol/l", "µmol/l", "umol/l", "u/l", "bpm"}  # (readings pint does not convert)
 _PINT_UNITS = {"c": "degC", "f": "degF", "ug": "microgram", "mg": "milligram", "g": "gram", "kg": "kilogram",
                "lb": "pound", "ml": "milliliter", "l": "liter", "mm": "millimeter", "cm": "centimeter",
                "mg/kg": "milligram / kilogram", "g/kg": "gram / kilogram", "ug/kg": "microgram / kilogram",
@@ -608,6 +609,9 @@ def _conflicts(k: Value, a: Value) -> bool:
         if a.kind == "number" and (k.unit == "people" or str(k.unit).startswith(NOUN_UNIT)) \
                 and isinstance(a.value, float | int) and float(a.value).is_integer():
             return not _same_value(k, a)  # "compared with 2,232 at B" for "B had 7,848 employees": a head count
+        if a.kind == "number" and (k.unit in _PINT_UNITS or k.unit in _LAB_UNITS) and isinstance(a.value, float | int) \
+                and not float(a.value).is_integer():
+            return not _same_value(k, a)  # "C反应蛋白检测值为91.9" for "44.1mg/L": a reading written without its unit
         return a.kind == "count" and (a.unit == k.unit or _convert(a, k.unit) is not None) \
             and not _same_value(k, a) and isinstance(a.value, str) == isinstance(k.value, str)  # a range is no reading
     if k.kind == "number":
