@@ -1207,3 +1207,13 @@ def test_a_day_numbered_is_no_length():
 def test_a_reading_written_without_its_unit():
     assert label("C反应蛋白检测值为91.9，高于参考范围。", "C反应蛋白检测结果为44.1mg/L。", "zh") == "Wrong"
     assert label("C反应蛋白检测值为44.1，高于参考范围。", "C反应蛋白检测结果为44.1mg/L。", "zh") == "Relevant"
+
+
+def test_a_clause_naming_no_one_is_about_the_party_before_it_and_a_victim_named_before_a_sum():
+    kps = ["2. 华远网络股份有限公司获得标准无保留意见的审计报告。", "4. 宁丰金融服务股份有限公司获得带强调事项段的无保留意见的审计报告。"]
+    answer = "华远网络股份有限公司的年度审计机构为康达会计师事务所（特殊普通合伙），出具了标准无保留意见的审计报告。"
+    assert judge_keypoints(answer, kps, "zh")[1].label != "Wrong"
+    kp = "被告人夏某作案时22周岁。"
+    assert label("法院考虑了夏某赔偿被害人王琳3.4万元并取得谅解的情况，夏某案发时22周岁。", kp, "zh") == "Relevant"
+    assert label("抱歉，检索到的文档中没有这两家公司审计机构及审计意见的相关信息。", kps[0], "zh") == "Irrelevant"
+    assert label("家族史：母亲患高血压，父亲患2型糖尿病。", "家族史：父亲患高血压，母亲患2型糖尿病。", "zh") == "Wrong"

@@ -75,12 +75,13 @@ _ZH_ROLES = ("被告人|被害人|患者|病人|律师|审判长|审判员|人�
              "董事长|总经理|财务总监|董事会秘书|独立董事|委托人|辩护人|原告|证人|主任委员|法定代表人")
 _ZH_AFTER_NAME = ("的|于|为|因|更|较|作案|入院|出院|住院|被|系|是|，|。|、|；|：|和|与|及|先|在|曾|共|担任|（|\\(|获|辩护|犯|主诉|"
                   "复诊|收缩压|血压|等|律师|持股|年龄|刑期|将|已|所|之|无|有|未|不|一案|案|则|就|也|都|又|还|即|便|亦|仍|"
-                  "提起|出庭|到庭|接受|判处|涉嫌|构成|签署|供述|认罪|上诉|实施|入住|就诊|手术|负责|主刀|虽|但|却|$")
+                  "提起|出庭|到庭|接受|判处|涉嫌|构成|签署|供述|认罪|上诉|实施|入住|就诊|手术|负责|主刀|虽|但|却|\\d|$")
 _P_ZH_PERSON = re.compile(
     rf"(?:(?:{_ZH_ROLES})(?:为|是|系)?|(?:聘任|聘请|任命|委任|接替|提名|选举|选任)|^|(?<=[，。；：、（(“\s和与及中由]))"
     rf"([{_SURNAMES}][\u4e00-\u9fff]{{1,2}}?)(?={_ZH_AFTER_NAME})")
 _ZH_ORG_SUFFIX = ("股份有限公司|有限责任公司|有限公司|集团|中级人民法院|人民法院|人民检察院|检察院|医院|律师事务所|"
                   "会计师事务所（特殊普通合伙）|会计师事务所|证券交易所|研究院|大学|医疗中心")
+_KIN_ZH = ("父亲", "母亲", "哥哥", "弟弟", "姐姐", "妹妹", "儿子", "女儿", "丈夫", "妻子", "父母")
 _ZH_PARTICLES = "于与和及的为对在由向是被将从日月年即经其该系而但并且或自至据按以把使给称了"
 _P_ZH_ORG = re.compile(rf"(?<![^\W\d_{_ZH_PARTICLES}])((?:(?![{_ZH_PARTICLES}])[\u4e00-\u9fff（）]){{2,20}}?)({_ZH_ORG_SUFFIX})")
 _P_ZH_ORG_LEAD = re.compile(r"(?:[本该]?公司)?(?:负责|主要|共同|正式|已|拟|将)?(?:收购|并购|聘任|聘请|委托|起诉|审计机构|年审机构|审计|出售|转让|增资|入股|设立|注销|合并|"
@@ -177,7 +178,7 @@ def _entities(text: str, language: str, taken: bytearray) -> list[_Entity]:
         freq = _initialised_jieba().dt.FREQ
         plain = _P_ZH_NOT_A_NAME.sub(lambda m: "　" * len(m[0]), text)  # 中华人民共和国 holds no 华人民
         for m in _P_ZH_PERSON.finditer(plain):
-            if freq.get(m[1], 0) <= 500:  # 时间, 其中, 高于 ... are words, not names
+            if freq.get(m[1], 0) <= 500 and not any(k in m[1] for k in _KIN_ZH):  # 时间, 其中, 高于: words; 母亲: kin
                 out.append(_entity_zh(m[1], False))
     else:
         for m in _P_CAPSEQ.finditer(text):

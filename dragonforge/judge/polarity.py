@@ -339,6 +339,6 @@ def _negation_flip(kp: str, text: str, language: str) -> str | None:
         if word in _STOP_EN:
             continue
         if re.search(rf"\b{word}\b", low) and not re.search(
-                rf"\b(?:no|not|never|without|non)\s+(?:a\s+|any\s+)?(?:\w+\s+)?{word}\b", low):
+                rf"\b(?:no|not|never|without|non)\s+(?:a\s+|any\s+)?(?:\w+\s+){{0,3}}{word}\b", low):
             return f"answer states {word} where keypoint says {m[0]}"
     return None

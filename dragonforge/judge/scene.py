@@ -144,10 +144,18 @@ class _Scene:
     def clauses_about(self, mine: set[int]) -> list[_Clause]:
         """The answer's clauses that assert something (no refusal) and name none but ``mine`` (or no one)."""
         out = []
+        kinds = {_party_kind(self.entities[i]) for i in mine}
+        last: dict[int, set[int]] = {}  # sentence -> the parties its latest clause named
         for c in self.answer.clauses:
+            here = {i for p, _, i in self.mentions if c.span[0] <= p < c.span[1]}
+            # (a clause naming no one is about the party of the clause before it in its sentence: "A的审计机构为X，
+            # 出具了保留意见")
+            named = here or ({i for i in last.get(c.sentence, set()) if _party_kind(self.entities[i]) in kinds}
+                             if self.language == "zh" and mine else set())
+            if here and self.answer.text[max(0, c.span[0] - 1):c.span[0]] not in ("（", "("):
+                last[c.sentence] = here  # (not a name in brackets: "林成（辩护人龙淑华）被判处…")
             if c.refusal:
                 continue
-            named = {i for p, _, i in self.mentions if c.span[0] <= p < c.span[1]}
             if not (mine and named and not named & mine):
                 out.append(c)
         return out
