@@ -1217,3 +1217,13 @@ def test_a_clause_naming_no_one_is_about_the_party_before_it_and_a_victim_named_
     assert label("法院考虑了夏某赔偿被害人王琳3.4万元并取得谅解的情况，夏某案发时22周岁。", kp, "zh") == "Relevant"
     assert label("抱歉，检索到的文档中没有这两家公司审计机构及审计意见的相关信息。", kps[0], "zh") == "Irrelevant"
     assert label("家族史：母亲患高血压，父亲患2型糖尿病。", "家族史：父亲患高血压，母亲患2型糖尿病。", "zh") == "Wrong"
+
+
+def test_an_opinion_said_with_a_longer_member_and_opinions_swapped_between_two_companies():
+    kp = "The auditor Reed and Hale LLP issued an unqualified opinion."
+    assert label("Reed and Hale LLP issued an unqualified opinion with an emphasis of matter paragraph.", kp, "en") == \
+        "Wrong"
+    assert label("Reed and Hale LLP issued an unqualified opinion.", kp, "en") == "Relevant"
+    kps = ["2. 华远网络股份有限公司获得标准无保留意见的审计报告。", "4. 宁丰金融服务股份有限公司获得带强调事项段的无保留意见的审计报告。"]
+    answer = "华远网络（审计机构：金华会计师事务所）获得的是带强调事项段的无保留意见；宁丰金融服务（审计机构：达宏会计师事务所）获得的是标准无保留意见。"
+    assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Wrong", "Wrong"]

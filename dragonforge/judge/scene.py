@@ -150,10 +150,10 @@ class _Scene:
             here = {i for p, _, i in self.mentions if c.span[0] <= p < c.span[1]}
             # (a clause naming no one is about the party of the clause before it in its sentence: "A的审计机构为X，
             # 出具了保留意见")
-            named = here or ({i for i in last.get(c.sentence, set()) if _party_kind(self.entities[i]) in kinds}
-                             if self.language == "zh" and mine else set())
-            if here and self.answer.text[max(0, c.span[0] - 1):c.span[0]] not in ("（", "("):
-                last[c.sentence] = here  # (not a name in brackets: "林成（辩护人龙淑华）被判处…")
+            named = here or (last.get(c.sentence, set()) if self.language == "zh" and mine else set())
+            of_kind = {i for i in here if _party_kind(self.entities[i]) in kinds}  # (a firm named in passing is no
+            if of_kind and self.answer.text[max(0, c.span[0] - 1):c.span[0]] not in ("（", "("):  # subject)
+                last[c.sentence] = of_kind  # (nor a name in brackets: "林成（辩护人龙淑华）被判处…")
             if c.refusal:
                 continue
             if not (mine and named and not named & mine):

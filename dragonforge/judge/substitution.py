@@ -516,7 +516,8 @@ CLOSED_CLASSES: tuple[tuple[str, ...], ...] = (
      "postgraduate|master's degree|研究生|硕士", "doctorate|doctoral degree|phd|博士"),
     ("married|已婚", "unmarried|never married|未婚", "divorced|离异|离婚", "widowed|丧偶"),
     ("standard unqualified opinion|unqualified opinion|clean opinion|标准无保留意见",
-     "emphasis of matter|带强调事项段的无保留意见|带强调事项段", "qualified opinion|保留意见", "adverse opinion|否定意见",
+     "unqualified opinion with an emphasis of matter|emphasis of matter|带强调事项段的无保留意见|带强调事项段",
+     "qualified opinion|保留意见", "adverse opinion|否定意见",
      "disclaimer of opinion|无法表示意见"),
     ("summary procedure|简易程序", "ordinary procedure|普通程序", "fast-track procedure|速裁程序"),
     # how a defendant came to confess, as a sentence weighs it: surrendered, or confessed once caught
@@ -549,7 +550,15 @@ def _closed_class_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str |
     kp_low = _P_MEASURE.sub(" ", kp_low)  # "placed in criminal detention": a measure before trial, not a punishment
     for members in CLOSED_CLASSES:
         ours = [m for m in members if _has_member(kp_low, m, lang)]
-        if len(ours) != 1 or _has_member(_P_DENIED_MEMBER.sub(" ", text), ours[0], lang):
+        if len(ours) != 1:
+            continue  # (a keypoint naming two members of a class is about both)
+        said = _P_DENIED_MEMBER.sub(" ", text)
+        for m in members:  # a longer member that holds the keypoint's form ("unqualified opinion with an emphasis of
+            if m != ours[0]:  # matter", 带强调事项段的无保留意见) does not say the keypoint's
+                for f in _forms(m, lang):
+                    if any(o in f and o != f for o in _forms(ours[0], lang)):
+                        said = re.sub(re.escape(f), " ", said, flags=re.I)
+        if len(ours) != 1 or _has_member(said, ours[0], lang):
             continue  # (a keypoint naming two members of a class is about both; "并非标准无保留意见" does not say it)
         topic = set(_content_tokens(_P_ANY_MEMBER.sub(" ", kp_low), lang)) - scene.premise \
             if members in _NEEDS_TOPIC else set()
