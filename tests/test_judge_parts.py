@@ -1227,3 +1227,11 @@ def test_an_opinion_said_with_a_longer_member_and_opinions_swapped_between_two_c
     kps = ["2. 华远网络股份有限公司获得标准无保留意见的审计报告。", "4. 宁丰金融服务股份有限公司获得带强调事项段的无保留意见的审计报告。"]
     answer = "华远网络（审计机构：金华会计师事务所）获得的是带强调事项段的无保留意见；宁丰金融服务（审计机构：达宏会计师事务所）获得的是标准无保留意见。"
     assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Wrong", "Wrong"]
+
+
+def test_a_frequency_clause_belongs_to_the_drug_before_it_and_more_chinese_drug_stems():
+    kps = ["使用甲泼尼龙，剂量40mg，静脉滴注，每日1次。", "使用哌拉西林他唑巴坦，剂量4.5g，静脉滴注，每8小时1次。"]
+    answer = "甲泼尼龙40mg口服，每日1次；哌拉西林他唑巴坦4.5g静脉滴注，每12小时1次。"
+    assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Wrong", "Wrong"]
+    answer = "予甲泼尼龙40mg静脉滴注（每日1次）及哌拉西林他唑巴坦4.5g静脉滴注（每8小时1次）。"
+    assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Relevant", "Relevant"]

@@ -714,6 +714,20 @@ def _topic_sentence(ans: _Text, pos: int) -> str:
     return _sentence(ans, pos)
 
 
+def _clause_drugs(ans: _Text, pos: int, language: str) -> set[str]:
+    """The drugs a value's clause names; a clause naming none ("…4.5g静脉滴注，每12小时1次") takes those of the clause
+    before it in its sentence."""
+    clause = _clause_of(ans, pos)
+    if clause is None:
+        return set()
+    found = _drugs(clause.text, language)
+    if not found:
+        before = [c for c in ans.clauses if c.sentence == clause.sentence and c.span[1] <= clause.span[0]]
+        if before:
+            found = _drugs(before[-1].text, language)
+    return found
+
+
 def _dated_with(k: Value, ans: _Text, found: list[tuple[Value, Value, bool]], values: list[Value],
                 live: list[Value], others: list[_Sibling], mine: set[int] | None = None) -> Value | None:
     """The value of ``k``'s kind the answer says next to the keypoint's own full date ("acquired a 75% stake on
@@ -833,7 +847,7 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
             continue  # "A was 45 and B was 25": 25 is B's
         if _other_record(a, kp_dates, scene, live):
             continue  # belongs to another dated event
-        a_drugs = _drugs((_clause_of(ans, a.span[0]) or _NO_CLAUSE).text, lang) if k_drugs else set()
+        a_drugs = _clause_drugs(ans, a.span[0], lang) if k_drugs else set()
         if a_drugs and not a_drugs & k_drugs:
             continue  # a dose or frequency of another drug
         if k_prior and not _prior(_context(ans, a, ans.values)):
