@@ -1235,3 +1235,10 @@ def test_a_frequency_clause_belongs_to_the_drug_before_it_and_more_chinese_drug_
     assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Wrong", "Wrong"]
     answer = "予甲泼尼龙40mg静脉滴注（每日1次）及哌拉西林他唑巴坦4.5g静脉滴注（每8小时1次）。"
     assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Relevant", "Relevant"]
+
+
+def test_wu_inside_a_term_is_no_negation():
+    kp = "2024年3月22日接受经口鼻面罩无创正压通气治疗。"
+    assert label("主要治疗：2024年3月22日起行经口鼻面罩无创正压通气；甲泼尼龙40mg口服。", kp, "zh") == "Relevant"
+    assert label("提供的资料中没有陈某的治疗记录，无法概述。", kp, "zh") == "Irrelevant"
+    assert label("主诉为发现左乳疼痛性肿块。", "主诉为发现左乳腺无痛性肿块。", "zh") == "Wrong"
