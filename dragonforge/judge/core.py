@@ -292,8 +292,7 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
                          f"{_STATUS_NAMES[k_status]}")
         found.append((k, best, own or (k_status is not None and k_status == a_status)  # "偏低" says "低于参考范围"
                       or (not mine and sum(v.kind == best.kind for v in live) == 1)  # the answer's one term
-                      or (_P_JOINT.search(kp_ctx or kt.text) is not None and _P_TOTAL.search(
-                          ans.text[max(0, best.span[0] - 24):best.span[1] + 16]) is not None)))  # "23 days in total"
+                      or (_P_JOINT.search(kp_ctx or kt.text) is not None and _said_as_total(ans, best))))
     # the keypoint's values said together in one sentence, one of them under another keypoint's label: the
     # answer gives this event's figure to another event ("March 17 - a financing of $29.74 million" for "the
     # restructuring on March 17 involved $29.74 million")
@@ -376,8 +375,7 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
         other_text = _text_fact_said_otherwise(kt, scene, facts, found)
         if other_text:
             return other_text
-        total = _P_JOINT.search(kt.text) is not None and any(
-            _P_TOTAL.search(ans.text[max(0, a.span[0] - 24):a.span[1] + 16]) for _, a, _ in found)
+        total = _P_JOINT.search(kt.text) is not None and any(_said_as_total(ans, a) for _, a, _ in found)
         said_instead = None if total or any(_specific(a) for _, a, _ in found) else \
             _said_of_something_else(kt, scene, residual, near)  # (a specific value is its fact's own)
         if said_instead:
@@ -407,13 +405,13 @@ def _text_fact_said_otherwise(kt: _Text, scene: _Scene, facts: Sequence[Keypoint
         words = tuple(w for w in _content_tokens(scene.blank(f.text), lang) if w not in scene.premise)
         if not words or _coverage(words, scene.blank(ans.masked), lang) >= 0.5:
             continue
+        kp_all = set(_content_tokens(scene.blank(kt.masked), lang))
         for k, a, _ in found:
             if k.kind != "date" or _bare_year(k):
                 continue
             clause = _clause_of(ans, a.span[0])
             if clause is None:
                 continue
-            kp_all = set(_content_tokens(scene.blank(kt.masked), lang))
             leftover = [w for w in _content_tokens(scene.blank(ans.masked[clause.span[0]:clause.span[1]]), lang)
                         if w not in kp_all and w not in scene.premise]
             if leftover:
@@ -489,6 +487,11 @@ _P_JOINT = re.compile(r"两人|二人|三人|双方|二者|两者|两家|\b(?:bo
 # a total said of several together (the answer's side of a keypoint said with _P_JOINT)
 _P_TOTAL = re.compile(r"合计|共计|总计|一共|共|\b(?:in total|in all|total|combined|altogether|together|adds? up to|"
                       r"added up to|between them)\b", re.I)
+def _said_as_total(ans: _Text, a: Value) -> bool:
+    """Is answer value ``a`` said as a total of several ("23 days in total", "combined, 23 days", "合计")?"""
+    return _P_TOTAL.search(ans.text[max(0, a.span[0] - 24):a.span[1] + 16]) is not None
+
+
 _P_PRIOR = re.compile(r"上年同期|上年|去年|上一年|前一年|同比上年|\b(?:prior|previous|preceding|last) year\b|"
                       r"\ba year earlier\b|\bthe year before\b", re.I)
 
