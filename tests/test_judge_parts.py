@@ -1242,3 +1242,15 @@ def test_wu_inside_a_term_is_no_negation():
     assert label("主要治疗：2024年3月22日起行经口鼻面罩无创正压通气；甲泼尼龙40mg口服。", kp, "zh") == "Relevant"
     assert label("提供的资料中没有陈某的治疗记录，无法概述。", kp, "zh") == "Irrelevant"
     assert label("主诉为发现左乳疼痛性肿块。", "主诉为发现左乳腺无痛性肿块。", "zh") == "Wrong"
+
+
+def test_a_chinese_term_with_a_longer_part_said_otherwise_before_its_head():
+    kp, facts = "该案起因为合同纠纷。", _facts("text", "合同纠纷")
+    for answer, want in [("该案系交通事故纠纷，涉案金额120万元。", "Wrong"), ("该案为合同纠纷，涉案金额120万元。", "Relevant")]:
+        assert judge_keypoints(answer, [kp], "zh", keypoint_facts=facts)[0].label == want
+    kp, facts = "院外情况：伤后由救护车送入我院。", _facts("text", "伤后由救护车送入我院")
+    assert judge_keypoints("院外诊治：伤后由家属陪同转入我院。", [kp], "zh", keypoint_facts=facts)[0].label == "Wrong"
+    # a term is looked for at each word's start, the longer part may not open inside a word, nor be a generic word
+    assert judge_keypoints("王某犯运输毒品罪，判处有期徒刑三年。", ["被告人王某犯贩卖毒品罪。"], "zh",
+                           keypoint_facts=_facts("category", "贩卖毒品罪"))[0].label == "Wrong"
+    assert label("公司营业收入按业务板块构成如下。", "收入最少的是物业管理板块。", "zh") != "Wrong"

@@ -320,8 +320,11 @@ _NOT_A_MODIFIER_EN = _STOP_EN | {"no", "non", "not", "without", "never", "nor"}
 # qualifiers that rank or size a thing without naming its kind ("a major contract" = "a supply contract")
 _GENERIC_MODIFIERS_EN = {"major", "main", "key", "significant", "total", "overall", "new", "large", "big", "important",
                          "general", "notable", "material", "principal", "large-scale", "long-term", "short-term"}
+# the same in Chinese, and words that say only "a business" or "the other one" ("业务板块" = "住宅开发板块")
+_GENERIC_MODIFIERS_ZH = {"主要", "重大", "重要", "重点", "核心", "相关", "有关", "其他", "其它", "业务", "具体", "整体",
+                         "全部", "部分", "一般", "大型", "长期", "短期", "新的", "所述", "上述", "该项"}
 _DIRECTION_ZH = set("低高增减升降超")  # 低于/高于: direction is polarity's to judge
-_NOT_A_MODIFIER_ZH = set("的了和与及或并且而为是于在由被将对把从向给以之其该此本无未不非没有患犯因成") | {
+_NOT_A_MODIFIER_ZH = set("的了和与及或并且而为是于在由被将对把从向给以按据经之其该此本无未不非没有患犯因成") | {
     "否认", "没有", "未见", "并无", "不是", "并非", "未曾", "从未"}  # negation is polarity's to judge
 
 
@@ -415,12 +418,14 @@ def _said_otherwise_zh(value: str, clause: str, said: str) -> str | None:
                 lead, mod, head = term[:left], term[left:left + size], term[left + size:]
                 if mod in said or head not in clause or lead not in clause:
                     continue
-                middle = r"([\u4e00-\u9fff]{1,4}?)" if lead else rf"([\u4e00-\u9fff]{{{size}}})"
-                for m in re.finditer(re.escape(lead) + middle + re.escape(head), clause):
+                middle = r"([\u4e00-\u9fff]{1,4}?)" if lead else rf"([\u4e00-\u9fff]{{{size}}}|[\u4e00-\u9fff]{{2,4}}?)"
+                pattern = re.compile(re.escape(lead) + middle + re.escape(head))
+                for m in (pattern.match(clause, at) for at in sorted(_word_starts(clause))):
+                    if m is None:
+                        continue  # (tried at each word's start only: a match opening inside a word, 收入按…, is no term)
                     other = m.group(1)
-                    if m.start() not in _word_starts(clause):
-                        continue  # the match opens inside a word: 收入按… is no term
                     if any(c in term or c in _NOT_A_MODIFIER_ZH or c in _CN_DIGITS for c in other) \
+                            or other in _GENERIC_MODIFIERS_ZH \
                             or any(c in _DIRECTION_ZH for c in other + mod) \
                             or any(w in other for w in _NOT_A_MODIFIER_ZH if len(w) > 1):
                         continue
