@@ -1254,3 +1254,28 @@ def test_a_chinese_term_with_a_longer_part_said_otherwise_before_its_head():
     assert judge_keypoints("王某犯运输毒品罪，判处有期徒刑三年。", ["被告人王某犯贩卖毒品罪。"], "zh",
                            keypoint_facts=_facts("category", "贩卖毒品罪"))[0].label == "Wrong"
     assert label("公司营业收入按业务板块构成如下。", "收入最少的是物业管理板块。", "zh") != "Wrong"
+
+
+def test_another_person_or_firm_in_a_labelled_role_of_the_company_the_question_leaves_unnamed():
+    kps = ["Tom Reed is Chief Executive Officer of Kent Mining Group.",
+           "The audit committee of Kent Mining Group is chaired by Ada Cole."]
+    facts = [[{"doc_id": 1, "key": "ceo", "kind": "person", "text": "Tom Reed", "value": "Tom Reed", "unit": None},
+              {"doc_id": 1, "key": "company_name", "kind": "organisation", "text": "Kent Mining Group",
+               "value": "Kent Mining Group", "unit": None}],
+             [{"doc_id": 1, "key": "audit_committee_chair", "kind": "person", "text": "Ada Cole", "value": "Ada Cole",
+               "unit": None}]]
+    asked = "Who chairs the audit committee of the company whose Chief Executive Officer is Tom Reed?"
+    got = judge_keypoints("Audit committee chair: Nora Bell.", kps, "en", keypoint_facts=facts, question=asked)
+    assert [lab.label for lab in got] == ["Irrelevant", "Wrong"]
+    got = judge_keypoints("Audit committee chair: Ada Cole.", kps, "en", keypoint_facts=facts, question=asked)
+    assert got[1].label == "Relevant"
+    # the role said of another company of the query, in the same sentence as this one, is no stand-in
+    kps = ["The Chief Executive Officer of Kent Mining Group is Ada Cole.",
+           "The Chief Executive Officer of Lark Foods Group is Ivy Fox."]
+    answer = "Kent Mining Group's chair is Ben Hall, and Lark Foods Group's chief executive is Kim Orr."
+    facts = [[{"doc_id": 1, "key": "ceo", "kind": "person", "text": "Ada Cole", "value": "Ada Cole", "unit": None}],
+             [{"doc_id": 2, "key": "ceo", "kind": "person", "text": "Ivy Fox", "value": "Ivy Fox", "unit": None}]]
+    assert judge_keypoints(answer, kps, "en", keypoint_facts=facts)[0].label == "Irrelevant"
+    kp, facts = "The auditor Cole and Finch LLP issued an unqualified opinion.", _facts("organisation", "Cole and Finch LLP")
+    answer = "The board had 8 directors. The statements were audited by Baker Securities, which issued an unqualified opinion."
+    assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label == "Wrong"

@@ -207,10 +207,13 @@ def _stand_in(kt: _Text, scene: _Scene, person: int, kp_parties: list[int]) -> i
     kp_role = _kp_roles(kt, scene).get(person, set())
     held = _answer_roles(scene)
     # (an organisation's place, an auditor's, may be taken by a person or another organisation; a person's by a person)
+    rest_kinds = {_party_kind(scene.entities[i]) for i in rest}
     spans = [(c.span, c.text) for c in ans.clauses if not c.refusal]
-    if org:  # "Audit committee chair: NAME", "audited by NAME, the director who …": said over a sentence
-        spans += [(sp, ans.text[sp[0]:sp[1]]) for si, sp in enumerate(ans.sentences)
-                  if not all(c.refusal for c in ans.clauses if c.sentence == si)]
+    # "Audit committee chair: NAME", "audited by NAME, the director who …": said over a sentence (a person's place
+    # in a sentence that names no other party of the query)
+    spans += [(sp, ans.text[sp[0]:sp[1]]) for si, sp in enumerate(ans.sentences)
+              if not all(c.refusal for c in ans.clauses if c.sentence == si)
+              and (org or not {i for i in scene.named_in_sentence(si) if i < scene.from_keypoints} - rest)]
     for (a, b), text in spans:
         mentions = [(p, i) for p, _, i in scene.mentions if a <= p < b]
         named = [i for _, i in mentions]
@@ -222,10 +225,11 @@ def _stand_in(kt: _Text, scene: _Scene, person: int, kp_parties: list[int]) -> i
             continue
         if rest and not (scene.parties(a) | set(named)) & rest and (any(
                 i < scene.from_keypoints or any(al in scene.question for al in scene.entities[i].aliases)
-                for i in (scene.parties(a) | set(named)) - set(others)) or not all(
-                any(al in scene.question for al in scene.entities[r].aliases) for r in rest)):
-            continue  # the role in another party's case or company (unless the question names that party, and the
-            # answer names no other party of the query there)
+                for i in (scene.parties(a) | set(named)) - set(others)) or not (all(
+                any(al in scene.question for al in scene.entities[r].aliases) for r in rest) or not any(
+                i not in rest and _party_kind(scene.entities[i]) in rest_kinds for _, _, i in scene.mentions))):
+            continue  # the role in another party's case or company (unless the question names that party, or the
+            # answer names no other party of its kind, and the answer names no other party of the query there)
         return others[0]
     return None
 
