@@ -1279,3 +1279,20 @@ def test_another_person_or_firm_in_a_labelled_role_of_the_company_the_question_l
     kp, facts = "The auditor Cole and Finch LLP issued an unqualified opinion.", _facts("organisation", "Cole and Finch LLP")
     answer = "The board had 8 directors. The statements were audited by Baker Securities, which issued an unqualified opinion."
     assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label == "Wrong"
+
+
+def test_the_one_amount_said_of_a_party_answers_a_slot_whose_label_is_the_questions():
+    asked = "What did Kent Mining Group and Lark Foods Group each disclose as their first major event of the year?"
+    kps = ["The first major event of Kent Mining Group was its acquisition on March 3, 2020.",
+           "The first major event of Kent Mining Group involved $12.5 million.",
+           "The first major event of Lark Foods Group was its financing on May 9, 2021.",
+           "The first major event of Lark Foods Group involved $88.1 million."]
+    answer = ("Kent Mining Group: a bond issue of $40.2 million on June 1, 2020. "
+              "Lark Foods Group: a financing raising $88.1 million on May 9, 2021.")
+    got = [lab.label for lab in judge_keypoints(answer, kps, "en", question=asked)]
+    assert got == ["Wrong", "Wrong", "Relevant", "Relevant"]
+    # a keypoint that labels its value itself ("净利润为X") is not answered by another figure of the party
+    asked = "远山股份有限公司的净利润比青禾股份有限公司高还是低？"
+    kps = ["1. 远山股份有限公司净利润为7,225万元。", "2. 青禾股份有限公司净利润为1.3亿元。"]
+    answer = "远山股份营业收入10.75亿元，高于青禾股份的8.64亿元。"
+    assert judge_keypoints(answer, kps, "zh", question=asked)[0].label == "Irrelevant"

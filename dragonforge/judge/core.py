@@ -830,6 +830,13 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
     k_drugs = _drugs(own_kp_text, lang)
     k_prior = own_kp is not None and k.kind != "percent" and _prior(_context(own_kp, k, own_kp.values))
     k_event = _date_event(own_kp, k, lang) if k.kind == "date" and own_kp is not None else None
+    # the keypoint's own words just before its value, after any party's name and short of how an amount is said
+    # ("净利润为X": labelled; "the first event of A involved $X": not)
+    k_label = False
+    if own_kp is not None:
+        start = max([k.span[0] - (6 if lang == "zh" else 24)] + [
+            b for _, b, _ in scene.mentions_in(own_kp.text) if b <= k.span[0]])
+        k_label = bool(set(_content_tokens(own_kp.masked[max(0, start):k.span[0]], lang)) - _AMOUNT_VERBS)
 
     # candidates not said of another party, and the keypoint's slot: no other keypoint of the query gives
     # a value of this kind (for this party)
@@ -929,8 +936,11 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
             words, scene.blank(_sentence(ans, a.span[0])), lang) > 0))) and (
             k.kind == "duration" or (k.kind == "date" and not _other_event(own_kp, k, ans, a, lang)))
         # the one amount (share, count) of the kind the answer says of the keypoint's party, on its topic
+        # (or on the question's topic: every word of the keypoint's label is the question's, "What did A and B
+        # each disclose as their first major event?" for "A's first major event involved $X")
         party_slot = same_party and k.kind not in ("date", "duration") and (
-            score > 0 or k.unit in ("age", "time of day")) and sum(  # (an age said of the party is its age)
+            score > 0 or k.unit in ("age", "time of day") or (alone and bool(words) and all(
+                w in scene.premise or w in _AMOUNT_VERBS for w in words) and not k_label)) and sum(  # (an age said of the party is its age)
             _comparable(k, v) and bool(scene.parties(v.span[0], kinds) & mine) for v in live) == 1
         slot = a in own and (
             (alone and len(own) == 1 and (not extra or event or unnamed_slot or party_slot)) or
