@@ -1296,3 +1296,10 @@ def test_the_one_amount_said_of_a_party_answers_a_slot_whose_label_is_the_questi
     kps = ["1. 远山股份有限公司净利润为7,225万元。", "2. 青禾股份有限公司净利润为1.3亿元。"]
     answer = "远山股份营业收入10.75亿元，高于青禾股份的8.64亿元。"
     assert judge_keypoints(answer, kps, "zh", question=asked)[0].label == "Irrelevant"
+
+
+def test_wu_li_is_weakness_and_a_negation_is_read_past_the_window_that_finds_it():
+    kp = "突发头晕伴左侧肢体无力系急性脑梗死所致。"
+    assert label("患者最终诊断为急性脑梗死，予溶栓治疗。", kp, "zh") != "Wrong"
+    assert label("患者因“突发左侧肢体无力2小时”入院。资料中没有其家族史。", "患者主诉为突发左侧肢体无力2小时。", "zh") == "Relevant"
+    assert label("患者无头晕，左侧肢体无力。", "伴有头晕。", "zh") == "Wrong"

@@ -120,8 +120,8 @@ def _comparatives(text: str, language: str) -> list[tuple[int, int, str]]:
 _P_NEGATION_EN = re.compile(r"\b(?:no|not|never|none|denies|denied|deny|without|neither|nor|unremarkable|ruled out|"
                             r"rules out|rule out|"
                             r"free of|negative for|declined to|absence of|absent)\b|n't\b|\bnon-(?=[a-z])", re.I)
-# (不 inside a term is no negation: 尿不尽, 胸闷不适, 不良反应, 心律不齐, 食欲不振)
-_P_NEGATION_ZH = re.compile(r"否认|没有|并未|尚未|未(?!来|成年|婚)|不(?!同|但|仅|过(?!敏)|久|少|断|足|等|论|限|尽|适|良|全|齐|规则|清|振|畅|宁|稳|均)|无(?!锡|期|创|菌|保留|偿|息|限|机|线)|"
+# (不 inside a term is no negation: 尿不尽, 胸闷不适, 不良反应, 心律不齐, 食欲不振; nor 无: 无创, 肢体无力)
+_P_NEGATION_ZH = re.compile(r"否认|没有|并未|尚未|未(?!来|成年|婚)|不(?!同|但|仅|过(?!敏)|久|少|断|足|等|论|限|尽|适|良|全|齐|规则|清|振|畅|宁|稳|均)|无(?!锡|期|创|菌|保留|偿|息|限|机|线|力)|"
                             r"非(?!常|法|凡|典型)|阴性|不成立|宣告.{0,4}无罪")
 # "not disclosed", "未在资料中披露": a clause saying the information is missing, not a denial
 _P_NOT_SAID = re.compile(r"(?:未|没有|不|并未)[^，。；]{0,8}(?:提及|披露|记载|说明|找到|显示|给出|列明|提到)|"
@@ -249,7 +249,8 @@ def _negated_near(text: str, topic: set[str], language: str, strict: bool = Fals
         before = low[max(0, a - 4):a] if language == "zh" else " ".join(low[:a].split()[-3:])
         if strict:  # the negation governs the word itself: nothing joins another phrase in between
             before = _P_JOIN.split(before)[-1]
-        if pattern.search(before) or (language == "zh" and not strict and pattern.search(low[b:b + 5])):
+        after = pattern.search(low, b) if language == "zh" and not strict else None  # (read past the window: 无力)
+        if pattern.search(before) or (after is not None and after.start() < b + 5):
             return True
     return False
 
