@@ -1303,3 +1303,19 @@ def test_wu_li_is_weakness_and_a_negation_is_read_past_the_window_that_finds_it(
     assert label("患者最终诊断为急性脑梗死，予溶栓治疗。", kp, "zh") != "Wrong"
     assert label("患者因“突发左侧肢体无力2小时”入院。资料中没有其家族史。", "患者主诉为突发左侧肢体无力2小时。", "zh") == "Relevant"
     assert label("患者无头晕，左侧肢体无力。", "伴有头晕。", "zh") == "Wrong"
+
+
+def test_a_value_the_question_gives_said_otherwise_for_its_own_event_is_wrong():
+    asked = "Which judge presided at the hearing that the Kent District court held on May 15, 2021?"
+    kps = ["1. The hearing was held on May 15, 2021.", "2. Ada Cole presided over it."]
+    facts = [[{"doc_id": 1, "key": "hearing_date", "kind": "date", "text": "May 15, 2021", "value": "2021-05-15",
+               "unit": None}],
+             [{"doc_id": 1, "key": "presiding_judge", "kind": "person", "text": "Ada Cole", "value": "Ada Cole",
+               "unit": None}]]
+    got = judge_keypoints("At the hearing held on May 27, 2021, Ada Cole presided.", kps, "en", keypoint_facts=facts,
+                          question=asked)
+    assert [lab.label for lab in got] == ["Wrong", "Relevant"]
+    # another event's date is no answer about the question's
+    got = judge_keypoints("Ada Cole presided; the judgment followed on June 3, 2021.", kps, "en", keypoint_facts=facts,
+                          question=asked)
+    assert got[0].label != "Wrong" and got[1].label == "Relevant"

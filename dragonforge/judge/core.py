@@ -161,6 +161,7 @@ def _facts(given: Sequence[KeypointFact | dict] | None) -> list[KeypointFact]:
 
 
 def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Label, str]:
+    lang = scene.language
     kp_parties = list(dict.fromkeys(i for _, _, i in scene.mentions_in(kt.text)))
     named_by_facts = []
     for fact in facts:
@@ -171,8 +172,14 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
     values = _fact_values(kt, facts)
     if scene.premise_values:
         asked = [v for v in values if any(_same_value(v, q) for q in scene.premise_values)]
-        if asked and len(asked) == len(values) and (kp_parties or facts):
+        said = scene.answer.values
+        if asked and len(asked) == len(values) and (kp_parties or facts) and not any(
+                not any(_same_value(v, a) for a in said) and any(_conflicts(v, a) and (
+                    v.kind != "date" or _date_event(scene.answer, a, lang) == _date_event(kt, v, lang) is not None)
+                    for a in said) for v in asked):
             values = []  # "出生于DATE的被告人是NAME" asked as "who was born on DATE?": the name is the point
+            # (unless the answer gives another value for it, not the question's, "at the hearing held on DATE2":
+            # then it is judged by its values)
     label, reason = (_judge_values(kt, scene, values, kp_parties, facts) if values
                      else _judge_words(kt, scene, kp_parties, facts))
     if label != "Wrong":
