@@ -1319,3 +1319,14 @@ def test_a_value_the_question_gives_said_otherwise_for_its_own_event_is_wrong():
     got = judge_keypoints("Ada Cole presided; the judgment followed on June 3, 2021.", kps, "en", keypoint_facts=facts,
                           question=asked)
     assert got[0].label != "Wrong" and got[1].label == "Relevant"
+
+
+def test_not_beyond_the_range_is_within_it_and_a_status_said_of_both_readings_is_each_ones():
+    kps = ["1. 血尿酸为520μmol/L，高于参考范围。", "2. 血肌酐为130μmol/L，高于参考范围。"]
+    for answer in ["血尿酸为520μmol/L，高于参考范围；血肌酐130μmol/L和血钾4.1mmol/L均未超出参考范围。",
+                   "血尿酸520μmol/L（高于参考范围），血肌酐130μmol/L未超出参考范围。",
+                   "患者血尿酸为520μmol/L，高于参考范围；血肌酐130μmol/L和尿素7.1mmol/L都在参考范围内。"]:
+        assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Relevant", "Wrong"]
+    answer = "血尿酸520μmol/L和血肌酐130μmol/L均高于参考范围。"
+    assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Relevant", "Relevant"]
+    assert label("心电图提示V5、V6导联ST段压低1.5mm。", "心电图提示V5、V6导联ST段抬高1.5mm。", "zh") == "Wrong"

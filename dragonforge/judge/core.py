@@ -662,10 +662,10 @@ def _event_word(k: Value, scene: _Scene) -> str | None:
 _P_STATUS = {
     "low": re.compile(r"低于(?:参考|正常)|偏低|降低|减低|下降|缩短|↓|\bbelow (?:the )?(?:reference|normal)|\b(?:low|decreased|"
                       r"reduced)\b", re.I),
-    "high": re.compile(r"高于(?:参考|正常)|超出(?:参考|正常)|超过(?:参考|正常)|偏高|升高|增高|延长|↑|\babove (?:the )?(?:reference|"
-                       r"normal)|\b(?:high|elevated|raised|increased|prolonged)\b", re.I),
-    "normal": re.compile(r"(?:参考|正常)(?:值)?范围内|处于正常范围|(?<![不非异])正常|\bwithin (?:the )?(?:reference|normal)"
-                         r"|\bnormal\b", re.I),
+    "high": re.compile(r"高于(?:参考|正常)|(?<![未没不])(?:超出|超过)(?:参考|正常)|偏高|升高|增高|延长|↑|\babove (?:the )?"
+                       r"(?:reference|normal)|\b(?:high|elevated|raised|increased|prolonged)\b", re.I),
+    "normal": re.compile(r"(?:参考|正常)(?:值)?范围(?:之)?内|处于正常范围|(?<![不非异])正常|(?:未|没有|没|不)(?:超出|超过)(?:参考|正常)|"
+                         r"\bwithin (?:the )?(?:reference|normal)|\bnormal\b", re.I),
 }
 _STATUS_NAMES = {"low": "below the reference range", "high": "above the reference range",
                  "normal": "within the reference range"}
@@ -682,6 +682,10 @@ def _range_status(t: _Text, v: Value) -> str | None:
     stop = _P_STATUS_END.search(after)
     after = after[:stop.start() if stop else len(after)][:40]
     found = {name for name, pattern in _P_STATUS.items() if pattern.search(after)}
+    if not found and stop and stop.group() in "和及、":  # "A 184U/L和B 3.98mmol/L均未超出参考范围": said of both
+        rest = re.split(r"[；;。\n]", t.text[v.span[1]:], maxsplit=1)[0]
+        both = re.search(r"(?:均|都|皆)(.{0,12})", rest)
+        found = {name for name, pattern in _P_STATUS.items() if both and pattern.search(both.group(1))}
     return found.pop() if len(found) == 1 else None
 
 

@@ -31,7 +31,7 @@ _OPPOSITES_EN = [("above", "below"), ("positive", "negative"), ("benign", "malig
                  ("oldest", "youngest"), ("earliest", "latest"), ("maximum", "minimum"),
                  # which side of a deal
                  ("acquired", "sold"), ("bought", "sold"), ("purchased", "sold"), ("acquisition", "sale"),
-                 ("convicted", "acquitted"), ("upper", "lower")]
+                 ("convicted", "acquitted"), ("upper", "lower"), ("elevation", "depression")]
 _OPPOSITES_ZH = [("从轻", "从重"), ("减轻", "加重"), ("阳性", "阴性"), ("良性", "恶性"), ("无前科", "有前科"),
                  ("初犯", "累犯"), ("高于参考", "低于参考"), ("偏高", "偏低"), ("升高", "降低"), ("同意", "反对"),
                  ("批准", "驳回"), ("盈利", "亏损"), ("无罪", "有罪"), ("参考范围内", "低于参考"), ("参考范围内", "高于参考"),
@@ -39,7 +39,7 @@ _OPPOSITES_ZH = [("从轻", "从重"), ("减轻", "加重"), ("阳性", "阴性"
                  ("参考范围内", "超过参考范围"), ("正常范围内", "超出正常范围"),
                  ("最大", "最小"), ("最高", "最低"), ("最多", "最少"), ("最长", "最短"), ("最早", "最晚"),
                  ("收购", "出售"), ("买入", "卖出"), ("增持", "减持"), ("上腹", "下腹"),
-                 ("Ⅰ型", "Ⅱ型"), ("I型", "II型"), ("1型", "2型"), ("左侧", "右侧"), ("左肺", "右肺")]
+                 ("Ⅰ型", "Ⅱ型"), ("I型", "II型"), ("1型", "2型"), ("左侧", "右侧"), ("左肺", "右肺"), ("抬高", "压低")]
 
 
 def _direction(text: str, language: str) -> int:
