@@ -1330,3 +1330,16 @@ def test_not_beyond_the_range_is_within_it_and_a_status_said_of_both_readings_is
     answer = "血尿酸520μmol/L和血肌酐130μmol/L均高于参考范围。"
     assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Relevant", "Relevant"]
     assert label("心电图提示V5、V6导联ST段压低1.5mm。", "心电图提示V5、V6导联ST段抬高1.5mm。", "zh") == "Wrong"
+
+
+def test_a_negated_comparative_says_the_other_way_round():
+    kps = ["1. Kent Mining Group's net profit was $12.1 million.", "2. Lark Foods Group's net profit was $9.4 million.",
+           "3. Kent Mining Group's net profit was higher."]
+    answer = "Kent Mining Group's net profit was not higher than Lark Foods Group's."
+    assert judge_keypoints(answer, kps, "en")[2].label == "Wrong"
+    answer = "Lark Foods Group's net profit was not higher than Kent Mining Group's."
+    asked = "Which company had the higher net profit, Kent Mining Group or Lark Foods Group?"
+    assert judge_keypoints(answer, kps, "en", question=asked)[2].label == "Relevant"
+    kps = ["1. 远山股份有限公司的净利润为1.2亿元。", "2. 青禾股份有限公司的净利润为0.9亿元。", "3. 远山股份有限公司的净利润更高。"]
+    assert judge_keypoints("远山股份的净利润并不高于青禾股份。", kps, "zh")[2].label == "Wrong"
+    assert judge_keypoints("青禾股份的净利润不比远山股份高。", kps, "zh")[2].label == "Relevant"

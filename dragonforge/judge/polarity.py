@@ -94,13 +94,20 @@ _ZH_CMP_SIGN = {"年轻": _LESS, "年长": _MORE, "高": _MORE, "低": _LESS, "�
                 "在后": _MORE, "后于": _MORE, "先": _LESS}
 
 
+_P_NOT_BEFORE_CMP_EN = re.compile(r"(?:\bnot|n't|\bnever)\s+(?:\w+\s+)?$", re.I)  # "was not higher", "isn't any later"
+_P_NOT_BEFORE_CMP_ZH = re.compile(r"(?:并不|不|并没有|没有|并非)$")  # "并不高于", "不比…高"
+
+
 def _comparatives(text: str, language: str) -> list[tuple[int, int, str]]:
-    """(position, sign, word) of each comparative: sign +1 more/later/higher, -1 less/earlier/lower."""
+    """(position, sign, word) of each comparative: sign +1 more/later/higher, -1 less/earlier/lower; a negated
+    one ("was not higher", "并不高于", "不比…高") has the other sign."""
     out = []
     if language == "zh":
         for m in _P_CMP_ZH.finditer(text):
             word = next(g for g in m.groups() if g)
-            out.append((m.start(), _ZH_CMP_SIGN[word], word))
+            sign = _ZH_CMP_SIGN[word]
+            out.append((m.start(), -sign if _P_NOT_BEFORE_CMP_ZH.search(text[max(0, m.start() - 3):m.start()])
+                        else sign, word))
     else:
         for m in _P_CMP_EN.finditer(text):
             word = m[1].lower()
@@ -110,7 +117,9 @@ def _comparatives(text: str, language: str) -> list[tuple[int, int, str]]:
                     continue  # "its first extraordinary general meeting" is an ordinal, not a comparison
             if word in ("before", "after") and _P_NOT_IN_TIME.match(text, m.end()):
                 continue  # "before tax", "prosecuted before this court": not an order in time
-            out.append((m.start(), _CMP_EN[word], word))
+            sign = _CMP_EN[word]
+            out.append((m.start(), -sign if _P_NOT_BEFORE_CMP_EN.search(text[max(0, m.start() - 20):m.start()])
+                        else sign, word))
         out += [(m.start(), _MORE, "more") for m in _P_OUTDO_EN.finditer(text)]
         out += [(m.start(), _MORE, "more") for m in _P_TIMES_AS_EN.finditer(text)]  # "3.8 times as much"
         out.sort()
