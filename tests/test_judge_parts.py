@@ -1343,3 +1343,14 @@ def test_a_negated_comparative_says_the_other_way_round():
     kps = ["1. 远山股份有限公司的净利润为1.2亿元。", "2. 青禾股份有限公司的净利润为0.9亿元。", "3. 远山股份有限公司的净利润更高。"]
     assert judge_keypoints("远山股份的净利润并不高于青禾股份。", kps, "zh")[2].label == "Wrong"
     assert judge_keypoints("青禾股份的净利润不比远山股份高。", kps, "zh")[2].label == "Relevant"
+
+
+def test_a_role_no_one_held_denies_the_keypoints_person_in_it():
+    kp = "People's assessor Nora Bell sat on the panel."
+    facts = _facts("person", "Nora Bell")
+    answer = "Professional judges heard the case. No people's assessor took part."
+    assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label == "Wrong"
+    answer = "Professional judges heard the case; the documents do not name a people's assessor."
+    assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label == "Irrelevant"
+    kp = "辩护人为周敏。"
+    assert judge_keypoints("被告人未委托辩护人，当庭认罪。", [kp], "zh", keypoint_facts=_facts("person", "周敏"))[0].label == "Wrong"

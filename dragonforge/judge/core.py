@@ -49,6 +49,7 @@ from dragonforge.judge.parties import (
     _related_parties,
     _reversed_relation,
     _role_binding,
+    _role_denied,
     _role_stand_in,
     _swapped_clause,
     _swapped_roles,
@@ -189,7 +190,7 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
             or _crossed_pair(kt, scene, kp_parties, _kp_words(kt, scene)) or _other_role(kt, scene, kp_parties) \
             or _role_stand_in(kt, scene, kp_parties) or _drug_swap(kt, scene, kp_parties) \
             or _fact_lead_swap(kt, scene, kp_parties, facts) or _code_swap(kt, scene) \
-            or _place_swap(kt, scene, kp_parties, facts)
+            or _place_swap(kt, scene, kp_parties, facts) or _role_denied(kt, scene, kp_parties)
         if swapped:
             return "Wrong", swapped
     absent = [i for i in named_by_facts if not scene.mentioned(i)

@@ -12,7 +12,7 @@ from functools import lru_cache
 from dragonforge.judge.analysis import _clause_of, _context_span, _sentence_index, _Text
 from dragonforge.judge.entities import _org_kind, _party_kind
 from dragonforge.judge.labels import COVERAGE_RELEVANT, Label
-from dragonforge.judge.polarity import _comparatives
+from dragonforge.judge.polarity import _P_NOT_SAID, _comparatives
 from dragonforge.judge.scene import _NO_CLAUSE, _Scene, _Sibling, _unnamed
 from dragonforge.judge.values import Value, _conflicts, _same_value
 from dragonforge.judge.words import _coverage, _frame_tokens, _share, _stem, _word_spans
@@ -586,6 +586,31 @@ def _role_stand_in(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | Non
                 continue
             if not scope or _in_scope(scene, other, scope):
                 return f"answer names {scene.entities[other].name} as {role} where keypoint names {scene.entities[person].name}"
+    return None
+
+
+_P_NO_ONE_EN = r"\b(?:no|not\s+(?:a|an|any)|without\s+(?:a|an|any)?|neither)\s+(?:\w+\s+)?"
+_P_NO_ONE_ZH = r"(?:没有|未|无|并无|不设|未设)(?:委托|聘请|指派|安排|设|由)?(?:任何)?"
+
+
+def _role_denied(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
+    """The keypoint names its person in a role, and the answer, which never names that person, says no one held it
+    ("No people's assessor took part", "No prosecutor appeared", 未委托辩护人)."""
+    people = [i for i in dict.fromkeys(kp_parties) if not scene.entities[i].org and not scene.mentioned(i)]
+    if not people:
+        return None
+    kp_held = _kp_roles(kt, scene)
+    lang, ans = scene.language, scene.answer
+    for person in people:
+        for role in kp_held.get(person, set()):
+            forms = [f for f in ROLES[role] if f.isascii() == (lang == "en")]
+            if not forms:
+                continue
+            pattern = re.compile((_P_NO_ONE_EN if lang == "en" else _P_NO_ONE_ZH) + f"(?:{'|'.join(forms)})",
+                                 re.I if lang == "en" else 0)
+            for c in ans.clauses:
+                if not c.refusal and not _P_NOT_SAID.search(c.text) and pattern.search(c.text):
+                    return f"answer says no {role} took part: {c.text.strip()[:50]}"
     return None
 
 
