@@ -1354,3 +1354,11 @@ def test_a_role_no_one_held_denies_the_keypoints_person_in_it():
     assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label == "Irrelevant"
     kp = "辩护人为周敏。"
     assert judge_keypoints("被告人未委托辩护人，当庭认罪。", [kp], "zh", keypoint_facts=_facts("person", "周敏"))[0].label == "Wrong"
+
+
+def test_the_party_a_comparison_is_made_with_is_not_its_subject_and_a_winner_may_follow():
+    kps = ["1. 王芳入院时心率为102次/分。", "2. 李强入院时心率为88次/分。", "3. 王芳的心率更快。"]
+    answer = "李强入院时心率为88次/分，比王芳的102次/分要慢，所以两人中心率较快的是王芳。"
+    assert judge_keypoints(answer, kps, "zh")[2].label == "Relevant"
+    answer = "王芳入院时心率为102次/分，比李强的88次/分要慢，所以两人中心率较快的是李强。"
+    assert judge_keypoints(answer, kps, "zh")[2].label == "Wrong"

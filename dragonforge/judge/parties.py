@@ -174,14 +174,26 @@ def _judge_comparison(kt: _Text, scene: _Scene, kp_cmp: tuple[int, int, str], wo
     return "Wrong", f"answer names {name} where keypoint names {mine}"
 
 
+_P_NAMED_AFTER = re.compile(r"(?:更|较|比较)?[\u4e00-\u9fff]{1,2}的(?:是|为)\s*|[a-z]+(?:\s+one)?\s+(?:was|is)\s+", re.I)
+
+
+_P_THAN = re.compile(r"(?:比|than\s+)$", re.I)
+
+
 def _comparison_subject(scene: _Scene, pos: int, si: int, subject: int) -> int | None:
     """The party a comparative word at ``pos`` is said of: one named before it in its own clause, else the
     sentence's first party, else the first named after it."""
     ans = scene.answer
     sa, sb = ans.sentences[si]
+    named = _P_NAMED_AFTER.match(ans.text, pos)  # "较快的是NAME", "the earlier one was NAME": the name that follows
+    if named:
+        after = [m for m in scene.mentions if m[0] == named.end()]
+        if after:
+            return after[0][2]
     clause = _clause_of(ans, pos)
     start = clause.span[0] if clause else sa
-    own = [m for m in scene.mentions if start <= m[0] < pos]
+    own = [m for m in scene.mentions if start <= m[0] < pos
+           and not _P_THAN.search(ans.text[max(0, m[0] - 6):m[0]])]  # (the party it is compared with)
     if own:
         return subject if any(m[2] == subject for m in own) else own[-1][2]
     before = [m for m in scene.mentions if sa <= m[0] < pos]
