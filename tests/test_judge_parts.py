@@ -1362,3 +1362,14 @@ def test_the_party_a_comparison_is_made_with_is_not_its_subject_and_a_winner_may
     assert judge_keypoints(answer, kps, "zh")[2].label == "Relevant"
     answer = "王芳入院时心率为102次/分，比李强的88次/分要慢，所以两人中心率较快的是李强。"
     assert judge_keypoints(answer, kps, "zh")[2].label == "Wrong"
+
+
+def test_a_total_belongs_to_the_keypoint_that_gives_the_total():
+    kps = ["1. Ann Park stayed 9 days.", "2. Joe Lin stayed 6 days.", "3. Together they spent 15 days in hospital."]
+    answer = "Ann Park spent 9 days in hospital and Joe Lin spent 6 days, 15 days in total."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Relevant", "Relevant", "Relevant"]
+    answer = "Ann Park stayed 9 days and Joe Lin 6 days, so 9 + 6 = 16 days in total."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Relevant", "Relevant", "Wrong"]
+    kps = ["1. 曾华住院5天。", "2. 曹军住院6天。", "3. 两人合计住院11天。"]
+    answer = "曾华住院6天，曹军住院5天，两人合计住院11天。"
+    assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Wrong", "Wrong", "Relevant"]

@@ -271,8 +271,9 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
                 given.append((k, a, said_of))
             elif mine and len(said_of) > 1 and scene.owner(a.span[0]) not in mine and _parallel(a, scene, live):
                 elsewhere = True  # "A was 45 and B was 80": 45 is A's
-            elif _under_other_label(a, words, others, scene, all_words,
-                                    least=0.0 if not said_of & mine else 0.5):  # own party: most of them
+            elif _under_other_label(a, words, [s for s in others if not (  # (a total's words label no one's own)
+                    _P_JOINT.search(s.text.text) and not _P_JOINT.search(kt.text) and not _total_beside(ans, a))],
+                    scene, all_words, least=0.0 if not said_of & mine else 0.5):  # own party: most of them
                 elsewhere = True  # "examinations $2,405" does not state "medications cost $2,405"; nor does
                 # "probation of three years" state "a sentence of three years", of the same party
                 relabelled.append((k, a))
@@ -502,6 +503,15 @@ _P_TOTAL = re.compile(r"合计|共计|总计|一共|共|\b(?:in total|in all|tot
 def _said_as_total(ans: _Text, a: Value) -> bool:
     """Is answer value ``a`` said as a total of several ("23 days in total", "combined, 23 days", "合计")?"""
     return _P_TOTAL.search(ans.text[max(0, a.span[0] - 24):a.span[1] + 16]) is not None
+
+
+def _total_beside(ans: _Text, a: Value) -> bool:
+    """Is answer value ``a`` itself said as a total: a total word between it and the value before it, or right after
+    it ("…5天，合计11天", "10 days, 22 days in total"; not the 10 days)?"""
+    before = max([v.span[1] for v in ans.values if v.span[1] <= a.span[0]] + [a.span[0] - 24, 0])
+    after = min([v.span[0] for v in ans.values if v.span[0] >= a.span[1]] + [a.span[1] + 16])
+    return _P_TOTAL.search(ans.text[before:a.span[0]]) is not None or \
+        _P_TOTAL.search(re.split(r"[，。；,;]", ans.text[a.span[1]:after], maxsplit=1)[0]) is not None
 
 
 _P_PRIOR = re.compile(r"上年同期|上年|去年|上一年|前一年|同比上年|\b(?:prior|previous|preceding|last) year\b|"
@@ -883,8 +893,10 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
             continue  # a date said as another event's, both named ("刑期自DATE起算" for "刑期至DATE届满")
         if k_event is not None and a_event is None and _bare_year(k) and _bare_year(a):
             continue  # "In 2020 its revenue rose" is no founding year: a bare year must name the keypoint's event
-        if _P_JOINT.search((_clause_of(ans, a.span[0]) or _NO_CLAUSE).text) and not _P_JOINT.search(own_kp_text):
-            continue  # said of several together ("两人合计住院11天", "combined"): no one party's value
+        if not _P_JOINT.search(own_kp_text) and (_P_JOINT.search((_clause_of(ans, a.span[0]) or _NO_CLAUSE).text) or (
+                _total_beside(ans, a) and any(_P_JOINT.search(s.text.text) for s in others))):
+            continue  # said of several together ("两人合计住院11天", "combined"; "22 days in total" where another
+            # keypoint gives the total): no one party's value
         same_party = bool(said_of & mine)
         ctx = scene.blank(_context(ans, a, ans.values))
         score = _share(words, ctx, lang)
@@ -905,6 +917,8 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         row = _row_label(ans, a.span[0])
         if row is not None and _share(kp_words, scene.blank(row), lang) > 0 and not (mine and said_of - mine):
             named_event = True  # the table row the keypoint's label heads: "| Zinc | $555.54M | 41.2% |"
+        if _P_JOINT.search(own_kp_text) and _total_beside(ans, a) and not (mine and said_of - mine):
+            named_event = True  # the keypoint's total, the answer's total ("23 days in total" for "together 22 days")
         if named_event or _same_digits(k, a):  # or the keypoint's own digits at another scale ($435.98 billion)
             named_event = True
             score = max(score, CONTEXT_SAME_FACT)
