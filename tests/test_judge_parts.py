@@ -1373,3 +1373,9 @@ def test_a_total_belongs_to_the_keypoint_that_gives_the_total():
     kps = ["1. 曾华住院5天。", "2. 曹军住院6天。", "3. 两人合计住院11天。"]
     answer = "曾华住院6天，曹军住院5天，两人合计住院11天。"
     assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Wrong", "Wrong", "Relevant"]
+
+
+def test_two_people_opening_a_joint_figure_is_who_not_a_count_to_state():
+    kps = ["1. 曾华住院5天。", "2. 曹军住院6天。", "3. 两人合计住院11天。"]
+    assert judge_keypoints("曾华住院5天，曹军住院6天，合计十一天。", kps, "zh")[2].label == "Relevant"
+    assert label("该公司有三人受到处分。", "该公司有两人受到处分。", "zh") == "Wrong"  # a count that is the fact

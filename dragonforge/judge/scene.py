@@ -182,9 +182,15 @@ _P_PRONOUN = re.compile(r"\b(?:he|his|him|she|her)\b|他|她|其", re.I)
 _P_LEAD_ONLY = re.compile(r"[\W_]*(?:on|in|at|by|于|在)?[\W_]*", re.I)  # a clause holding nothing but its value
 
 
+_P_JOINT_SUBJECT = re.compile(r"[两二三]人|[两二三]家|[两二]名(?:被告人|患者)")
+_P_JOINT_FIGURE = re.compile(r"[\u4e00-\u9fff]{0,2}?(?:合计|共计|总计|一共|累计|共)")
+
+
 def _fact_values(kt: _Text, facts: list[KeypointFact]) -> list[Value]:
-    """The keypoint's values, completed from its build facts where extraction missed one."""
-    values = list(kt.values)
+    """The keypoint's values, completed from its build facts where extraction missed one. "两人" that opens a joint
+    figure ("两人合计住院11天") names who, not a count to state."""
+    values = [v for v in kt.values if not (v.kind == "count" and _P_JOINT_SUBJECT.fullmatch(v.text)
+                                           and _P_JOINT_FIGURE.match(kt.text, v.span[1]))]
     for fact in facts:
         kind, text = fact.kind, fact.text or ""
         if kind not in ("date", "money", "percent", "count") or not text:
