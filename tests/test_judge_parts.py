@@ -1379,3 +1379,19 @@ def test_two_people_opening_a_joint_figure_is_who_not_a_count_to_state():
     kps = ["1. 曾华住院5天。", "2. 曹军住院6天。", "3. 两人合计住院11天。"]
     assert judge_keypoints("曾华住院5天，曹军住院6天，合计十一天。", kps, "zh")[2].label == "Relevant"
     assert label("该公司有三人受到处分。", "该公司有两人受到处分。", "zh") == "Wrong"  # a count that is the fact
+
+
+def test_a_dated_procedure_said_otherwise_before_a_bracket_and_no_before_a_longer_name():
+    kp = "1. She underwent laparoscopic appendectomy on May 3, 2022."
+    facts = [[{"doc_id": 1, "key": "procedure.name", "kind": "text", "text": "laparoscopic appendectomy",
+               "value": "laparoscopic appendectomy", "unit": None},
+              {"doc_id": 1, "key": "procedure.date", "kind": "date", "text": "May 3, 2022", "value": "2022-05-03",
+               "unit": None}]]
+    answer = "She had gallbladder surgery (open cholecystectomy) on May 3, 2022, then cefazolin 1 g."
+    assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label == "Wrong"
+    answer = "She underwent laparoscopic appendectomy (keyhole) on May 3, 2022."
+    assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label == "Relevant"
+    kp = "The transesophageal echocardiography showed no thrombus in the left atrial appendage."
+    assert label("TEE: no LAA thrombus.", kp, "en") == "Relevant"
+    assert label("The TEE showed no left atrial appendage thrombus.", kp, "en") == "Relevant"
+    assert label("TEE: a left atrial appendage thrombus.", kp, "en") == "Wrong"

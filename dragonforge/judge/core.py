@@ -425,7 +425,14 @@ def _text_fact_said_otherwise(kt: _Text, scene: _Scene, facts: Sequence[Keypoint
             clause = _clause_of(ans, a.span[0])
             if clause is None:
                 continue
-            leftover = [w for w in _content_tokens(scene.blank(ans.masked[clause.span[0]:clause.span[1]]), lang)
+            # the date's clause, and the words before it in its sentence back to the value before ("underwent
+            # left lumpectomy (breast-conserving) on DATE": a bracket or comma cuts no thing from its date)
+            si = _sentence_index(ans, a.span[0])
+            start = max([ans.sentences[si][0] if si is not None else clause.span[0],
+                         ans.text.rfind("\n", 0, a.span[0]) + 1] +
+                        [v.span[1] for v in ans.values if v.span[1] <= a.span[0]])
+            start = min(start, clause.span[0])
+            leftover = [w for w in _content_tokens(scene.blank(ans.masked[start:clause.span[1]]), lang)
                         if w not in kp_all and w not in scene.premise]
             if leftover:
                 sep = "" if lang == "zh" else " "

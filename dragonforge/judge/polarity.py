@@ -236,6 +236,9 @@ def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | Non
 _P_JOIN = re.compile(r"\b(?:and|or|but|with|while)\b|[,;]|和|及|与|、|并|且|但")
 
 
+_P_NO_BEFORE_NAME = re.compile(r"\b(?:no|without)\b")
+
+
 def _negated_near(text: str, topic: set[str], language: str, strict: bool = False) -> bool:
     """A negation whose scope reaches the topic: right before one of its words (three English words,
     four Chinese characters), or in Chinese right after it (罪名不成立); "had no debts and paid in
@@ -258,6 +261,8 @@ def _negated_near(text: str, topic: set[str], language: str, strict: bool = Fals
         before = low[max(0, a - 4):a] if language == "zh" else " ".join(low[:a].split()[-3:])
         if strict:  # the negation governs the word itself: nothing joins another phrase in between
             before = _P_JOIN.split(before)[-1]
+        elif language == "en" and _P_NO_BEFORE_NAME.search(_P_JOIN.split(" ".join(low[:a].split()[-5:]))[-1]):
+            return True  # "no left atrial appendage thrombus": "no" before a longer name, nothing joined between
         after = pattern.search(low, b) if language == "zh" and not strict else None  # (read past the window: 无力)
         if pattern.search(before) or (after is not None and after.start() < b + 5):
             return True
