@@ -1395,3 +1395,12 @@ def test_a_dated_procedure_said_otherwise_before_a_bracket_and_no_before_a_longe
     assert label("TEE: no LAA thrombus.", kp, "en") == "Relevant"
     assert label("The TEE showed no left atrial appendage thrombus.", kp, "en") == "Relevant"
     assert label("TEE: a left atrial appendage thrombus.", kp, "en") == "Wrong"
+
+
+def test_a_persons_occupation_said_otherwise_beside_their_age():
+    kp = "1. Ada Cole is a retired nurse aged 71 years."
+    facts = [[{"doc_id": 1, "key": "occupation", "kind": "category", "text": "retired nurse", "value": "retired nurse",
+               "unit": None},
+              {"doc_id": 1, "key": "age", "kind": "count", "text": "71 years", "value": 71, "unit": None}]]
+    assert judge_keypoints("Ada Cole is a retired welder aged 71.", [kp], "en", keypoint_facts=facts)[0].label == "Wrong"
+    assert judge_keypoints("Ada Cole, 71, is a retired nurse.", [kp], "en", keypoint_facts=facts)[0].label == "Relevant"

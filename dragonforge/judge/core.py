@@ -413,15 +413,18 @@ def _text_fact_said_otherwise(kt: _Text, scene: _Scene, facts: Sequence[Keypoint
     Wrong; or it is not said at all - the keypoint is only partly stated."""
     lang, ans = scene.language, scene.answer
     for f in facts:
-        if f.kind != "text" or not f.text or f.text not in kt.text:
+        if f.kind not in ("text", "category") or not f.text or f.text not in kt.text:
             continue
         words = tuple(w for w in _content_tokens(scene.blank(f.text), lang) if w not in scene.premise)
-        if not words or _coverage(words, scene.blank(ans.masked), lang) >= 0.5:
-            continue
+        said = scene.blank(ans.masked)
+        if not words or (_share(words[-1:], said, lang) > 0 if f.kind == "category" else
+                         _coverage(words, said, lang) >= 0.5):
+            continue  # (a category is said when its head word is: "retired teacher" does not say "retired farmer")
         kp_all = set(_content_tokens(scene.blank(kt.masked), lang))
         for k, a, _ in found:
-            if k.kind != "date" or _bare_year(k):
-                continue
+            if not ((k.kind == "date" and f.kind == "text") or (f.kind == "category" and k.unit == "age")) \
+                    or _bare_year(k):
+                continue  # (a thing is dated; a person's category goes with an age: "a retired farmer aged 77")
             clause = _clause_of(ans, a.span[0])
             if clause is None:
                 continue
