@@ -65,10 +65,9 @@ def test_numeric_dates_are_read_day_or_month_first_as_only_they_can_be(text, iso
 
 
 def test_a_number_that_labels_a_kind_is_not_an_amount_or_an_age():
-    (kind,) = values("2型糖尿病", "zh")
-    assert kind.unit == "型"
+    assert values("2型糖尿病", "zh") == []  # (no value at all: the number names the kind)
     (age,) = values("患者54岁", "zh")
-    assert not _same_value(age, kind)
+    assert age.unit == "age"
     assert label("Type 2 diabetes since 2015.", "The patient is 61 years old.", "en") == "Irrelevant"
 
 
@@ -1404,3 +1403,13 @@ def test_a_persons_occupation_said_otherwise_beside_their_age():
               {"doc_id": 1, "key": "age", "kind": "count", "text": "71 years", "value": 71, "unit": None}]]
     assert judge_keypoints("Ada Cole is a retired welder aged 71.", [kp], "en", keypoint_facts=facts)[0].label == "Wrong"
     assert judge_keypoints("Ada Cole, 71, is a retired nurse.", [kp], "en", keypoint_facts=facts)[0].label == "Relevant"
+
+
+def test_a_number_that_names_a_kind_is_no_value_and_a_party_named_only_in_a_refusal_is_not_the_subject():
+    assert [v.text for v in values("The diagnosis was type 2 diabetes; a 12-lead ECG was normal.", "en")] == []
+    assert [v.text for v in values("诊断为2型糖尿病，12导联心电图正常，空腹血糖9.1mmol/L。", "zh")] == ["9.1mmol/L"]
+    kps = ["1. 王芳的诊断为2型糖尿病合并糖尿病肾病。", "2. 李强的诊断为2型糖尿病合并糖尿病足。"]
+    answer = "王芳诊断为2型糖尿病合并糖尿病肾病；李强诊断为2型糖尿病合并糖尿病视网膜病变。"
+    assert judge_keypoints(answer, kps, "zh")[0].label == "Relevant"
+    answer = "李强被诊断为2型糖尿病合并糖尿病足，资料中没有找到王芳的诊断。"
+    assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Irrelevant", "Relevant"]

@@ -116,13 +116,24 @@ def _analyse(text: str, language: str) -> _Text:
                     and not any(f.taken[a:b]) and not _P_CONTRAST.match(piece):
                 refusal = True  # a value-free clause after a refusal is its object: "cannot say | which ..."
             clauses.append(_Clause((a, b), i, refusal, piece))
-    values = _with_years(f.values)
+    values = _with_years([v for v in f.values if not _is_label_number(text, v)])
     chars = list(text)
     for v in values:
         a, b = v.span
         chars[a:b] = " " * (b - a)
     return _Text(text, language, values, tuple(_entities(text, language, f.taken)), sentences,
                  tuple(clauses), "".join(chars))
+
+
+_P_LABEL_BEFORE = re.compile(r"\b(?:type|grade|stage|class|phase)\s*$", re.I)
+_P_LABEL_AFTER = re.compile(r"型|-?lead\b|导联", re.I)
+
+
+def _is_label_number(text: str, v: Value) -> bool:
+    """Is ``v`` a number that names a kind, not an amount: "type 1 diabetes", "1型糖尿病", "stage 3", "12-lead"?"""
+    return v.kind in ("count", "number") and (
+        _P_LABEL_BEFORE.search(text[max(0, v.span[0] - 8):v.span[0]]) is not None
+        or _P_LABEL_AFTER.match(text, v.span[1]) is not None or (v.text.endswith("型") and v.unit == "型"))
 
 
 def _with_years(values: list[Value]) -> tuple[Value, ...]:

@@ -1022,9 +1022,9 @@ def _judge_words(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[Ke
         clauses = [c for c in ans.clauses if c.sentence == si and not c.refusal]
         if not clauses:
             continue
-        named = scene.named_in_sentence(si)
+        named = {i for p, _, i in scene.mentions if any(c.span[0] <= p < c.span[1] for c in clauses)}
         if kp_parties and named and not named & set(kp_parties):
-            continue  # a sentence about someone else
+            continue  # a sentence about someone else (a party named only where it declines is not its subject)
         text = " ".join(c.text for c in clauses)
         eligible.append(text)
         if codes and not all(re.search(rf"\b{code}\b", text) for code in codes):
