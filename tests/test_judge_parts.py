@@ -1413,3 +1413,13 @@ def test_a_number_that_names_a_kind_is_no_value_and_a_party_named_only_in_a_refu
     assert judge_keypoints(answer, kps, "zh")[0].label == "Relevant"
     answer = "李强被诊断为2型糖尿病合并糖尿病足，资料中没有找到王芳的诊断。"
     assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Irrelevant", "Relevant"]
+
+
+def test_the_keypoints_own_term_ruled_out_for_its_party_is_wrong():
+    kps = ["1. 王芳的诊断为社区获得性肺炎。", "2. 李强的诊断为急性胆囊炎。"]
+    answer = "王芳诊断为社区获得性肺炎；李强虽有腹痛，但已排除急性胆囊炎。"
+    assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Relevant", "Wrong"]
+    answer = "王芳诊断为社区获得性肺炎，已排除肺结核；李强诊断为急性胆囊炎，已排除急性胰腺炎。"
+    assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Relevant", "Relevant"]
+    kp = "已鉴别并排除急性胰腺炎。"  # a keypoint that weighs differentials is left to the other checks
+    assert label("诊断时已排除急性胰腺炎及消化道穿孔。", kp, "zh") == "Relevant"

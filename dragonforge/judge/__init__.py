@@ -32,7 +32,9 @@ For each keypoint of a query (``core.judge_keypoints``):
 4. Whatever steps 2–3 decide short of Wrong, another member of the same class in the keypoint's frame
    (``substitution._frame_substitution``), a denial of the keypoint's topic (``polarity._topic_negated``), a
    person in another role or another person in the keypoint's role, two parties paired otherwise, another drug,
-   code or closed-class member, or a build fact's lead words filled otherwise makes it Wrong.
+   code or closed-class member, a build fact's lead words filled otherwise, a place said otherwise in its frame,
+   the keypoint's role said to be held by no one (``parties._role_denied``), or its own term said to be ruled
+   out (``polarity._term_ruled_out``) makes it Wrong.
 5. A keypoint whose build facts name a party is not Relevant unless the answer names that party.
 
 "No information" or a refusal is Irrelevant, never Wrong, on an answerable question.

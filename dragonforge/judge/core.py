@@ -63,6 +63,7 @@ from dragonforge.judge.polarity import (
     _opposite_word,
     _polarity_clash,
     _signed,
+    _term_ruled_out,
     _topic_negated,
 )
 from dragonforge.judge.refusal import _is_unanswerable_keypoint, _judge_unanswerable
@@ -190,7 +191,8 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
             or _crossed_pair(kt, scene, kp_parties, _kp_words(kt, scene)) or _other_role(kt, scene, kp_parties) \
             or _role_stand_in(kt, scene, kp_parties) or _drug_swap(kt, scene, kp_parties) \
             or _fact_lead_swap(kt, scene, kp_parties, facts) or _code_swap(kt, scene) \
-            or _place_swap(kt, scene, kp_parties, facts) or _role_denied(kt, scene, kp_parties)
+            or _place_swap(kt, scene, kp_parties, facts) or _role_denied(kt, scene, kp_parties) \
+            or _term_ruled_out(kt, scene, kp_parties)
         if swapped:
             return "Wrong", swapped
     absent = [i for i in named_by_facts if not scene.mentioned(i)

@@ -233,6 +233,31 @@ def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | Non
     return None
 
 
+_P_RULED_OUT_ZH = re.compile(r"(?:已|均|并|予以|可以|基本)?(?:排除|除外)(?:了)?")
+_P_KP_EXCLUDES_ZH = re.compile(r"排除|除外|鉴别")
+
+
+def _term_ruled_out(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
+    """A Chinese keypoint that states a term (a diagnosis) the answer says was ruled out for its party: "已排除糖尿病
+    酮症酸中毒" for "诊断为1型糖尿病合并糖尿病酮症酸中毒". Only the keypoint's own term, four characters or more,
+    right after 排除; a keypoint that itself excludes or weighs differentials is left to the other checks."""
+    if scene.language != "zh" or _P_KP_EXCLUDES_ZH.search(kt.text):
+        return None
+    ans, mine = scene.answer, set(kp_parties)
+    for c in ans.clauses:
+        if c.refusal or not _P_RULED_OUT_ZH.search(c.text):
+            continue
+        if mine and not scene.parties(c.span[0]) & mine:
+            continue
+        for m in _P_RULED_OUT_ZH.finditer(c.text):
+            rest = c.text[m.end():]
+            size = next((n for n in range(min(len(rest), 12), 3, -1)
+                         if rest[:n] in kt.text and re.fullmatch(r"[\u4e00-\u9fff]+", rest[:n])), 0)
+            if size:
+                return f"answer says {rest[:size]} was ruled out: {c.text.strip()[:40]}"
+    return None
+
+
 _P_JOIN = re.compile(r"\b(?:and|or|but|with|while)\b|[,;]|和|及|与|、|并|且|但")
 
 
