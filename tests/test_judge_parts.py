@@ -1423,3 +1423,12 @@ def test_the_keypoints_own_term_ruled_out_for_its_party_is_wrong():
     assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Relevant", "Relevant"]
     kp = "已鉴别并排除急性胰腺炎。"  # a keypoint that weighs differentials is left to the other checks
     assert label("诊断时已排除急性胰腺炎及消化道穿孔。", kp, "zh") == "Relevant"
+
+
+def test_another_category_after_is_a_for_the_keypoints_person():
+    kp, facts = "1. Ada Cole is a sales manager.", _facts("category", "sales manager")
+    for answer, want in [("Ada Cole is a retired engineer living in Port Dale.", "Wrong"),
+                         ("She appears to be an architect living in Port Dale.", "Wrong"),
+                         ("Ada Cole is a woman aged 52 living in Port Dale.", "Irrelevant"),
+                         ("Ada Cole, 52, is a sales manager.", "Relevant")]:
+        assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label == want, answer

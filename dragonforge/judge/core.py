@@ -69,6 +69,7 @@ from dragonforge.judge.polarity import (
 from dragonforge.judge.refusal import _is_unanswerable_keypoint, _judge_unanswerable
 from dragonforge.judge.scene import _NO_CLAUSE, _P_CODE_EN, _fact_values, _kp_words, _refused_here, _Scene, _Sibling
 from dragonforge.judge.substitution import (
+    _category_after_is_a,
     _closed_class_swap,
     _code_swap,
     _drug_swap,
@@ -192,7 +193,7 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
             or _role_stand_in(kt, scene, kp_parties) or _drug_swap(kt, scene, kp_parties) \
             or _fact_lead_swap(kt, scene, kp_parties, facts) or _code_swap(kt, scene) \
             or _place_swap(kt, scene, kp_parties, facts) or _role_denied(kt, scene, kp_parties) \
-            or _term_ruled_out(kt, scene, kp_parties)
+            or _term_ruled_out(kt, scene, kp_parties) or _category_after_is_a(kt, scene, kp_parties, facts)
         if swapped:
             return "Wrong", swapped
     absent = [i for i in named_by_facts if not scene.mentioned(i)

@@ -24,6 +24,7 @@ from dragonforge.judge.words import (
     _coverage,
     _frame_tokens,
     _jieba,
+    _share,
     _stem,
 )
 from dragonforge.models import KeypointFact
@@ -755,6 +756,45 @@ def _fact_lead_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list
                 continue  # "…的诊断在资料中未明确": the value is said to be missing
             if filler and _coverage(own, scene.blank(rest), lang) < 0.5:
                 return f"answer says {rest.strip(' .。，,;；')[:40]} where keypoint says {fact.text}"
+    return None
+
+
+# --- another category after "is a" ------------------------------------------------------------------------
+
+_P_IS_A = r"\b(?:is|was|works as|worked as|is employed as|appears to be|seems to be|is listed as)\s+(?:a|an)\s+"
+_P_IS_A_FILLER = re.compile(_P_IS_A + r"((?:[a-z][a-z-]*\s+){0,3}?[a-z][a-z-]*?)(?=\s+(?:living|who|aged|from|in|at|"
+                            r"and|with|based|residing|for|of)\b|\s*[,.;:()]|\s*$)", re.I)
+# words that say what a person is without a category of the kind (a woman of 45 is no occupation)
+_GENERIC_PERSONS = frozenset(_stem(w) for w in (
+    "man", "woman", "person", "patient", "female", "male", "resident", "citizen", "adult", "mother", "father", "local",
+    "individual", "defendant", "girl", "boy", "native"))
+
+
+def _category_after_is_a(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[KeypointFact]) -> str | None:
+    """An English keypoint that gives its party a category after "is a" ("Ada Cole is a sales manager"), where the
+    answer, saying the category's head word nowhere, says another one after "is a" of that party or of a pronoun
+    ("She appears to be an architect")."""
+    if scene.language != "en":
+        return None
+    ans, mine = scene.answer, set(kp_parties)
+    for fact in facts:
+        if fact.kind != "category" or not fact.text:
+            continue
+        if not re.search(_P_IS_A + re.escape(fact.text), kt.text, re.I):
+            continue
+        own = _content_tokens(fact.text, "en")
+        if not own or _share(own[-1:], scene.blank(ans.masked), "en") > 0:
+            continue  # the answer says the category's head word somewhere
+        for c in ans.clauses:
+            if c.refusal:
+                continue
+            if mine and (named := scene.parties(c.span[0])) and not named & mine:
+                continue  # a clause about someone else
+            for m in _P_IS_A_FILLER.finditer(c.text):
+                filler = m.group(1).lower()
+                words = _content_tokens(filler, "en")
+                if words and words[-1] not in _GENERIC_PERSONS and not set(words) & set(own):
+                    return f"answer says {filler} where keypoint says {fact.text}"
     return None
 
 
