@@ -1432,3 +1432,12 @@ def test_another_category_after_is_a_for_the_keypoints_person():
                          ("Ada Cole is a woman aged 52 living in Port Dale.", "Irrelevant"),
                          ("Ada Cole, 52, is a sales manager.", "Relevant")]:
         assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label == want, answer
+
+
+def test_two_parties_paired_otherwise_by_a_name_colon_layout():
+    kps = ["1. 金石会计师事务所为远山股份有限公司的审计机构。", "2. 华信会计师事务所为青禾股份有限公司的审计机构。"]
+    facts = [_facts("organisation", "金石会计师事务所")[0], _facts("organisation", "华信会计师事务所")[0]]
+    answer = "远山股份：华信会计师事务所，标准无保留意见；青禾股份：金石会计师事务所，标准无保留意见。"
+    assert [lab.label for lab in judge_keypoints(answer, kps, "zh", keypoint_facts=facts)] == ["Wrong", "Wrong"]
+    answer = "远山股份：金石会计师事务所，标准无保留意见；青禾股份：华信会计师事务所，标准无保留意见。"
+    assert [lab.label for lab in judge_keypoints(answer, kps, "zh", keypoint_facts=facts)] == ["Relevant", "Relevant"]

@@ -481,19 +481,22 @@ def _crossed_pair(kt: _Text, scene: _Scene, kp_parties: list[int], words: tuple[
     lang, ans = scene.language, scene.answer
     together: list[set[int]] = []
     said: list[str] = []
+    headed: list[bool] = []  # the segment opens "PARTY：…" ("安宏网络：达宏会计师事务所，…"): a pairing said by layout
     for a, b in _segments(ans):
         clause = _clause_of(ans, a)
         if clause is not None and clause.refusal:
             continue
         together.append({i for p, _, i in scene.mentions if a <= p < b})
         said.append(scene.blank(ans.masked[a:b]))
+        headed.append(any(a <= p < b and not ans.text[a:p].strip(" -*•|\n") and re.match(r"(?:股份|集团|控股|公司)?\s*\**\s*[：:]", ans.text[q:b])
+                          for p, q, _ in scene.mentions))
     if any(set(pair) <= named for named in together):
         return None
     kinds = [_party_kind(scene.entities[i]) for i in pair]
     crossed = []
     for me, other, other_kind in ((pair[0], pair[1], kinds[1]), (pair[1], pair[0], kinds[0])):
-        stand_in = next((j for named, text in zip(together, said, strict=True) if me in named
-                         and _share(words, text, lang) > 0
+        stand_in = next((j for named, text, head in zip(together, said, headed, strict=True) if me in named
+                         and (_share(words, text, lang) > 0 or (head and len(named) == 2))
                          for j in named if j != other and j not in pair
                          and _party_kind(scene.entities[j]) == other_kind), None)
         if stand_in is None:
