@@ -1441,3 +1441,12 @@ def test_two_parties_paired_otherwise_by_a_name_colon_layout():
     assert [lab.label for lab in judge_keypoints(answer, kps, "zh", keypoint_facts=facts)] == ["Wrong", "Wrong"]
     answer = "远山股份：金石会计师事务所，标准无保留意见；青禾股份：华信会计师事务所，标准无保留意见。"
     assert [lab.label for lab in judge_keypoints(answer, kps, "zh", keypoint_facts=facts)] == ["Relevant", "Relevant"]
+
+
+def test_a_prior_conviction_denied_and_not_enough_to_mitigate():
+    kp = "1. 被告人王某曾于2016年3月因犯诈骗罪被判处有期徒刑一年。"
+    assert label("判决书记载被告人王某无前科，系初犯。", kp, "zh") == "Wrong"
+    assert label("被告人王某曾于2016年3月因诈骗罪被判处有期徒刑一年，系累犯。", kp, "zh") == "Relevant"
+    kp = "1. Tom Reed was previously sentenced to one year for fraud in 2016."
+    assert label("Tom Reed has no prior criminal record.", kp, "en") == "Wrong"
+    assert label("法院认为上述情节不足以对其从轻处罚。", "上述情节可以从轻处罚。", "zh") == "Wrong"

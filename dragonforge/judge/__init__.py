@@ -34,7 +34,8 @@ For each keypoint of a query (``core.judge_keypoints``):
    person in another role or another person in the keypoint's role, two parties paired otherwise, another drug,
    code or closed-class member, a build fact's lead words filled otherwise, a place said otherwise in its frame,
    the keypoint's role said to be held by no one (``parties._role_denied``), or its own term said to be ruled
-   out (``polarity._term_ruled_out``) makes it Wrong.
+   out (``polarity._term_ruled_out``), a prior conviction denied (``polarity._prior_record_denied``), or another
+   category after "is a" (``substitution._category_after_is_a``) makes it Wrong.
 5. A keypoint whose build facts name a party is not Relevant unless the answer names that party.
 
 "No information" or a refusal is Irrelevant, never Wrong, on an answerable question.

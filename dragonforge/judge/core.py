@@ -62,6 +62,7 @@ from dragonforge.judge.polarity import (
     _negation_flip,
     _opposite_word,
     _polarity_clash,
+    _prior_record_denied,
     _signed,
     _term_ruled_out,
     _topic_negated,
@@ -193,7 +194,8 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
             or _role_stand_in(kt, scene, kp_parties) or _drug_swap(kt, scene, kp_parties) \
             or _fact_lead_swap(kt, scene, kp_parties, facts) or _code_swap(kt, scene) \
             or _place_swap(kt, scene, kp_parties, facts) or _role_denied(kt, scene, kp_parties) \
-            or _term_ruled_out(kt, scene, kp_parties) or _category_after_is_a(kt, scene, kp_parties, facts)
+            or _term_ruled_out(kt, scene, kp_parties) or _category_after_is_a(kt, scene, kp_parties, facts) \
+            or _prior_record_denied(kt, scene, kp_parties)
         if swapped:
             return "Wrong", swapped
     absent = [i for i in named_by_facts if not scene.mentioned(i)

@@ -130,7 +130,7 @@ _P_NEGATION_EN = re.compile(r"\b(?:no|not|never|none|denies|denied|deny|without|
                             r"rules out|rule out|"
                             r"free of|negative for|declined to|absence of|absent)\b|n't\b|\bnon-(?=[a-z])", re.I)
 # (不 inside a term is no negation: 尿不尽, 胸闷不适, 不良反应, 心律不齐, 食欲不振; nor 无: 无创, 肢体无力)
-_P_NEGATION_ZH = re.compile(r"否认|没有|并未|尚未|未(?!来|成年|婚)|不(?!同|但|仅|过(?!敏)|久|少|断|足|等|论|限|尽|适|良|全|齐|规则|清|振|畅|宁|稳|均)|无(?!锡|期|创|菌|保留|偿|息|限|机|线|力)|"
+_P_NEGATION_ZH = re.compile(r"否认|没有|并未|尚未|未(?!来|成年|婚)|不(?!同|但|仅|过(?!敏)|久|少|断|足(?!以)|等|论|限|尽|适|良|全|齐|规则|清|振|畅|宁|稳|均)|无(?!锡|期|创|菌|保留|偿|息|限|机|线|力)|"
                             r"非(?!常|法|凡|典型)|阴性|不成立|宣告.{0,4}无罪")
 # "not disclosed", "未在资料中披露": a clause saying the information is missing, not a denial
 _P_NOT_SAID = re.compile(r"(?:未|没有|不|并未)[^，。；]{0,8}(?:提及|披露|记载|说明|找到|显示|给出|列明|提到)|"
@@ -255,6 +255,34 @@ def _term_ruled_out(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | No
                          if rest[:n] in kt.text and re.fullmatch(r"[\u4e00-\u9fff]+", rest[:n])), 0)
             if size:
                 return f"answer says {rest[:size]} was ruled out: {c.text.strip()[:40]}"
+    return None
+
+
+# A prior conviction, as a judgment records it, and its denial (a general legal reading, either language)
+_P_PRIOR_CONVICTION = re.compile(r"曾(?:于[^，。；]{0,14})?因(?:犯)?[^，。；]{0,16}被判处|有前科|系累犯|\bprior conviction|"
+                                 r"\b(?:previously|earlier|once)\b[^.;]{0,40}\b(?:convicted|sentenced)\b|"
+                                 r"\bhas a (?:previous |prior )?criminal record|\brecidivist", re.I)
+_P_NO_PRIOR = re.compile(r"无前科|没有前科|无犯罪记录|没有犯罪记录|系初犯|是初犯|初犯|\bno (?:prior|previous) (?:criminal )?"
+                         r"(?:record|convictions?)\b|\bno criminal record\b|\bfirst[- ]time offender\b|"
+                         r"\bnever (?:been )?(?:previously )?(?:convicted|sentenced)\b", re.I)
+
+
+def _prior_record_denied(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
+    """The keypoint records a prior conviction (曾于…因犯…被判处, "was previously sentenced"), and the answer says its
+    party has none (无前科, 初犯, "no prior record")."""
+    if not _P_PRIOR_CONVICTION.search(kt.text) or _P_NO_PRIOR.search(kt.text):
+        return None
+    mine = set(kp_parties)
+    for c in scene.answer.clauses:
+        m = _P_NO_PRIOR.search(c.text)
+        if c.refusal or not m:
+            continue
+        said = _P_NOT_SAID.search(c.text)
+        if said and said.start() != m.start():
+            continue  # "the documents do not record any prior conviction": not said, not denied ("no prior record" is)
+        if mine and (named := scene.parties(c.span[0])) and not named & mine:
+            continue
+        return f"answer says {m.group()} where keypoint records a prior conviction"
     return None
 
 
