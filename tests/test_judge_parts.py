@@ -1450,3 +1450,11 @@ def test_a_prior_conviction_denied_and_not_enough_to_mitigate():
     kp = "1. Tom Reed was previously sentenced to one year for fraud in 2016."
     assert label("Tom Reed has no prior criminal record.", kp, "en") == "Wrong"
     assert label("法院认为上述情节不足以对其从轻处罚。", "上述情节可以从轻处罚。", "zh") == "Wrong"
+
+
+def test_no_finding_found_denies_it_and_normal_sized_is_the_opposite_of_enlarged():
+    kp = "It found an inflamed appendix containing a faecalith."
+    assert label("At operation the appendix looked normal, with no faecalith found.", kp, "en") == "Wrong"
+    assert label("No information was found about the operative findings.", kp, "en") == "Irrelevant"
+    kp = "The echocardiogram showed an enlarged left ventricle of 61 mm."
+    assert label("The echocardiogram showed a normal-sized left ventricle.", kp, "en") == "Wrong"

@@ -31,7 +31,8 @@ _OPPOSITES_EN = [("above", "below"), ("positive", "negative"), ("benign", "malig
                  ("oldest", "youngest"), ("earliest", "latest"), ("maximum", "minimum"),
                  # which side of a deal
                  ("acquired", "sold"), ("bought", "sold"), ("purchased", "sold"), ("acquisition", "sale"),
-                 ("convicted", "acquitted"), ("upper", "lower"), ("elevation", "depression")]
+                 ("convicted", "acquitted"), ("upper", "lower"), ("elevation", "depression"),
+                 ("enlarged", "normal-sized"), ("dilated", "normal-sized")]
 _OPPOSITES_ZH = [("从轻", "从重"), ("减轻", "加重"), ("阳性", "阴性"), ("良性", "恶性"), ("无前科", "有前科"),
                  ("初犯", "累犯"), ("高于参考", "低于参考"), ("偏高", "偏低"), ("升高", "降低"), ("同意", "反对"),
                  ("批准", "驳回"), ("盈利", "亏损"), ("无罪", "有罪"), ("参考范围内", "低于参考"), ("参考范围内", "高于参考"),
@@ -135,7 +136,9 @@ _P_NEGATION_ZH = re.compile(r"否认|没有|并未|尚未|未(?!来|成年|婚)|
 # "not disclosed", "未在资料中披露": a clause saying the information is missing, not a denial
 _P_NOT_SAID = re.compile(r"(?:未|没有|不|并未)[^，。；]{0,8}(?:提及|披露|记载|说明|找到|显示|给出|列明|提到)|"
                          r"\b(?:not|n't|no)\b(?:\s+\w+){0,3}\s+(?:mention|state|disclos|record|specif|provid|report|"
-                         r"give(?!n\s+(?!in\b|by\b|there\b)[a-z])|list|found|availab)", re.I)  # ("not given X": X withheld)
+                         r"give(?!n\s+(?!in\b|by\b|there\b)[a-z])|list|found(?!\s*[.;,]|\s+(?:at|on|during)\b)|"
+                         r"availab)|\bno\s+(?:information|details?|data|records?|mention)\b(?:\s+\w+){0,3}\s+found",
+                         re.I)  # ("not given X": X withheld; "with no stones found." denies the stones)
 
 
 def _negated(text: str, language: str) -> bool:
