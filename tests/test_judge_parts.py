@@ -1458,3 +1458,12 @@ def test_no_finding_found_denies_it_and_normal_sized_is_the_opposite_of_enlarged
     assert label("No information was found about the operative findings.", kp, "en") == "Irrelevant"
     kp = "The echocardiogram showed an enlarged left ventricle of 61 mm."
     assert label("The echocardiogram showed a normal-sized left ventricle.", kp, "en") == "Wrong"
+
+
+def test_the_company_a_deal_is_made_for_is_its_other_side():
+    kps = ["1. The first major event of Kent Mining Group was its acquisition on March 3, 2020.",
+           "2. The first major event of Kent Mining Group involved $12.5 million."]
+    answer = "Kent Mining Group: acquisition of Birch Metals Company on March 3, 2020, for $12.5 million."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Relevant", "Relevant"]
+    answer = "In 2020 Kent Mining Group bought a 60% stake in Birch Metals Company for $12.5 million on March 3, 2020."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Relevant", "Relevant"]

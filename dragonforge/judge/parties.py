@@ -13,7 +13,7 @@ from dragonforge.judge.analysis import _clause_of, _context_span, _sentence_inde
 from dragonforge.judge.entities import _org_kind, _party_kind
 from dragonforge.judge.labels import COVERAGE_RELEVANT, Label
 from dragonforge.judge.polarity import _P_NOT_SAID, _comparatives
-from dragonforge.judge.scene import _NO_CLAUSE, _Scene, _Sibling, _unnamed
+from dragonforge.judge.scene import _DEAL_OF, _NO_CLAUSE, _Scene, _Sibling, _unnamed
 from dragonforge.judge.values import Value, _conflicts, _same_value
 from dragonforge.judge.words import _coverage, _frame_tokens, _share, _stem, _word_spans
 
@@ -244,7 +244,7 @@ def _swapped_clause(kt: _Text, scene: _Scene) -> str | None:
             single.append((next(iter(named)), c.sentence, words, said))
     if len(single) < 2:
         return None
-    counterparts = {i for a, _, i in scene.mentions if _P_COUNTERPARTY.search(ans.text[max(0, a - 12):a])}
+    counterparts = {i for a, _, i in scene.mentions if _P_COUNTERPARTY.search(ans.text[max(0, a - 40):a])}
     for kc in kt.clauses:
         named = {i for _, _, i in scene.mentions_in(kc.text)}
         if len(named) != 1:
@@ -277,7 +277,7 @@ def _swapped_clause(kt: _Text, scene: _Scene) -> str | None:
 
 
 # a party named after one of these is the other side of the clause's act, not whom it is about
-_P_COUNTERPARTY = re.compile(r"(?:\b(?:with|against|versus|vs\.?|by)|与|和|同|向|跟)\s*(?:the\s+)?$", re.I)
+_P_COUNTERPARTY = re.compile(r"(?:\b(?:with|against|versus|vs\.?|by)|与|和|同|向|跟)\s*(?:the\s+)?$|" + _DEAL_OF, re.I)
 
 
 def _frame_set(scene: _Scene, t: _Text) -> set[str]:

@@ -114,7 +114,7 @@ class _Scene:
         splitter opened at "compared with" starts at the name, which is then its subject.)"""
         if self.language == "zh" or pos <= clause_start:
             return False
-        before = self.answer.text[max(0, pos - 24):pos]
+        before = self.answer.text[max(0, pos - 40):pos]
         return bool(_P_COUNTERPARTY_EN.search(before)) and not _P_COMPARED_EN.search(before)
 
     def owner(self, pos: int) -> int | None:
@@ -177,7 +177,11 @@ class _Scene:
 
 
 _P_COMPARED_EN = re.compile(r"\b(?:compared|comparison|contrast|together|along)\s+(?:with|to)\s+(?:the\s+)?$", re.I)
-_P_COUNTERPARTY_EN = re.compile(r"\b(?:(?:with|against)\s+(?:the\s+)?|by\s+(?:doctor|dr\.?|judge|surgeon)\s+)$", re.I)
+# the company a deal is made for ("the acquisition of C", "bought 60% of C", "a 75% interest in C"): the other side
+_DEAL_OF = (r"\b(?:acquisition|purchase|takeover|acquired|bought|purchased|acquiring|buying)\s+(?:of\s+)?(?:(?:a|an|the)\s+)?"
+            r"(?:[\d.]+%\s+(?:(?:stake|interest|equity(?:\s+interest)?|holding)\s+)?(?:in|of)\s+)?$")
+_P_COUNTERPARTY_EN = re.compile(r"\b(?:(?:with|against)\s+(?:the\s+)?|by\s+(?:doctor|dr\.?|judge|surgeon)\s+)$|" + _DEAL_OF,
+                                re.I)
 _P_PRONOUN = re.compile(r"\b(?:he|his|him|she|her)\b|他|她|其", re.I)
 _P_LEAD_ONLY = re.compile(r"[\W_]*(?:on|in|at|by|于|在)?[\W_]*", re.I)  # a clause holding nothing but its value
 
