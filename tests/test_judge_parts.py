@@ -1467,3 +1467,13 @@ def test_the_company_a_deal_is_made_for_is_its_other_side():
     assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Relevant", "Relevant"]
     answer = "In 2020 Kent Mining Group bought a 60% stake in Birch Metals Company for $12.5 million on March 3, 2020."
     assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Relevant", "Relevant"]
+
+
+def test_a_comparison_is_between_parties_of_its_subjects_kind_and_read_in_its_own_clause():
+    kps = ["1. 远山股份有限公司的毛利率为41.2%。", "2. 青禾股份有限公司的毛利率为22.7%。", "3. 远山股份有限公司的毛利率更高。"]
+    answer = "远山股份毛利率41.2%，青禾股份毛利率22.7%。尽管青禾股份收入规模更大，但远山股份的毛利率明显更高。"
+    assert judge_keypoints(answer, kps, "zh")[2].label == "Relevant"
+    kps = ["1. Ann Park was 76.", "2. Joe Lin was 29.", "3. Ann Park was the older patient."]
+    answer = ("Ann Park, 76, was admitted to Birchwood Community Hospital after a fall. Joe Lin, 29, was admitted "
+              "elsewhere. So Birchwood Community Hospital's patient, Ann Park, was older.")
+    assert judge_keypoints(answer, kps, "en")[2].label == "Relevant"

@@ -144,7 +144,7 @@ def _judge_comparison(kt: _Text, scene: _Scene, kp_cmp: tuple[int, int, str], wo
         return None
     subject = first[2]
     dims = tuple(w for w in words if not _comparatives(w, lang))
-    votes: list[tuple[float, int, int, int]] = []
+    votes: list[tuple[float, float, int, int, int]] = []
     for si, (sa, sb) in enumerate(ans.sentences):
         clauses = [c for c in ans.clauses if c.sentence == si]
         if all(c.refusal for c in clauses):
@@ -152,7 +152,8 @@ def _judge_comparison(kt: _Text, scene: _Scene, kp_cmp: tuple[int, int, str], wo
         sent = ans.text[sa:sb]
         overlap = _coverage(dims, scene.blank(sent), lang) if dims else 1.0
         for pos, a_sign, word in _comparatives(sent, lang):
-            if (_clause_of(ans, sa + pos) or _NO_CLAUSE).refusal:
+            clause = _clause_of(ans, sa + pos) or _NO_CLAUSE
+            if clause.refusal:
                 continue  # "so I can't say who was younger": a comparison declined
             who = _comparison_subject(scene, sa + pos, si, subject)
             if who is None:
@@ -160,10 +161,12 @@ def _judge_comparison(kt: _Text, scene: _Scene, kp_cmp: tuple[int, int, str], wo
             if overlap == 0 and who >= scene.from_keypoints and (word != kp_word or word in _GENERIC_COMPARATIVES
                                                                 or lang == "zh"):
                 continue  # a comparison of something else, by a party no keypoint names
-            votes.append((overlap, -len(votes), who, a_sign))
+            # (the measure said in the comparative's own clause first: "尽管B收入更大，但A的毛利率更高")
+            own = _coverage(dims, scene.blank(clause.text), lang) if dims and clause.text else overlap
+            votes.append((overlap, own, -len(votes), who, a_sign))
     if not votes:
         return None
-    overlap, _, who, a_sign = max(votes)
+    overlap, _, _, who, a_sign = max(votes)
     name, mine = scene.entities[who].name, scene.entities[subject].name
     if (who == subject) == (a_sign == sign):
         if who != subject and overlap == 0 and dims:
@@ -185,21 +188,24 @@ def _comparison_subject(scene: _Scene, pos: int, si: int, subject: int) -> int |
     sentence's first party, else the first named after it."""
     ans = scene.answer
     sa, sb = ans.sentences[si]
+    kind = _party_kind(scene.entities[subject])
+    mentions = [m for m in scene.mentions if _party_kind(scene.entities[m[2]]) == kind]  # (a patient's hospital is no
+    # rival patient: only parties of the keypoint's subject's kind are compared)
     named = _P_NAMED_AFTER.match(ans.text, pos)  # "较快的是NAME", "the earlier one was NAME": the name that follows
     if named:
-        after = [m for m in scene.mentions if m[0] == named.end()]
+        after = [m for m in mentions if m[0] == named.end()]
         if after:
             return after[0][2]
     clause = _clause_of(ans, pos)
     start = clause.span[0] if clause else sa
-    own = [m for m in scene.mentions if start <= m[0] < pos
+    own = [m for m in mentions if start <= m[0] < pos
            and not _P_THAN.search(ans.text[max(0, m[0] - 6):m[0]])]  # (the party it is compared with)
     if own:
         return subject if any(m[2] == subject for m in own) else own[-1][2]
-    before = [m for m in scene.mentions if sa <= m[0] < pos]
+    before = [m for m in mentions if sa <= m[0] < pos]
     if before:
         return before[0][2]
-    after = [m for m in scene.mentions if pos <= m[0] < sb]
+    after = [m for m in mentions if pos <= m[0] < sb]
     return after[0][2] if after else None
 
 
