@@ -228,6 +228,8 @@ def test_names_are_not_read_into_fixed_names_or_determiners():
     assert [e.name for e in _analyse("依据《中华人民共和国刑法》第二百六十三条", "zh").entities] == []
     assert [e.name for e in _analyse("Each Harlow Mills employee got 12 hours of training.", "en").entities] == \
         ["Harlow Mills"]
+    assert [e.name for e in _analyse("So Ann Park left first. Thus Kent Group won.", "en").entities] == \
+        ["Ann Park", "Kent Group"]
 
 
 def test_a_charge_given_in_a_sentence_about_the_keypoints_party_alone_is_a_substitution():

@@ -50,7 +50,10 @@ _TITLES_EN = {"the", "a", "an", "in", "on", "at", "for", "by", "from", "with", "
               "neither", "either", "as", "of", "and", "assessor", "clerk", "people's", "attending",
               "physician", "defendant", "lawyer", "counsel", "ceo", "cfo", "mr.", "dr.", "ms.", "mrs.", "no",
               "yes", "sorry", "unable", "not", "there", "which", "who", "what", "where", "how", "why", "following",
-              "each", "every", "all", "any", "some", "our", "your", "my", "one", "another", "other"}
+              "each", "every", "all", "any", "some", "our", "your", "my", "one", "another", "other",
+              # words that open a sentence before a name ("So Linda Shaw left first")
+              "so", "thus", "therefore", "hence", "then", "also", "but", "overall", "meanwhile", "instead", "yet",
+              "because", "whereas", "unlike", "between", "finally", "moreover", "furthermore", "notably", "namely"}
 _GENERIC_CAPS = set("""first second third annual extraordinary general meeting meetings shareholders board directors
 committee corporate secretary chief executive operating financial officer president vice chairman director report
 reports article articles section department people's court district intermediate procuratorate hospital center
