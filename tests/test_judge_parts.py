@@ -256,6 +256,9 @@ def test_an_off_topic_answer_to_an_unanswerable_question_is_irrelevant_a_made_up
 
 def test_a_refusal_with_words_between_still_declines():
     assert is_refusal("I don't have sentencing information for either defendant, so I can't say.", "en")
+    assert is_refusal("I don't know. None of the documents mention the size of the site.", "en")
+    assert is_refusal("None of the retrieved passages gives the floor area.", "en")
+    assert not is_refusal("None of the directors is independent.", "en")
 
 
 @pytest.mark.parametrize("a, b, language", [("每12小时1次", "一天两次", "zh"), ("every 8 hours", "three times daily", "en"),

@@ -31,7 +31,9 @@ _P_REFUSAL_EN = re.compile(
     r"(?:is|are|was|were)(?: not|n't) (?:in|given in|part of) (?:the|my|these|those) (?:\w+ )?(?:documents?|records?|"
     r"context|sources?|materials?|files?|reports?|passages?)|"
     r"(?:not|insufficient) enough information|insufficient (?:information|data|context)|not possible to (?:answer|determine)|"
-    r"(?:i'm|i am) (?:sorry|afraid)|^sorry\b|there is no (?:way|information)|no answer|"
+    r"(?:i'm|i am) (?:sorry|afraid)|^sorry\b|there is no (?:way|information)|no answer|i (?:do not|don't) know\b|"
+    r"none of the (?:\w+ )?(?:documents?|passages?|sources?|reports?|records?|context|materials?|files?|excerpts?) "
+    r"(?:\w+ )?(?:mentions?|states?|says?|contains?|includes?|provides?|gives?|specif(?:y|ies)|records?|discuss(?:es)?)|"
     r"^\s*not (?:stated|given|mentioned|specified|disclosed|available|recorded|reported|found)\b)",
     re.I)
 _P_REFUSAL_ZH = re.compile(
