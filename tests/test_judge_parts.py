@@ -1482,3 +1482,12 @@ def test_a_comparison_is_between_parties_of_its_subjects_kind_and_read_in_its_ow
     answer = ("Ann Park, 76, was admitted to Birchwood Community Hospital after a fall. Joe Lin, 29, was admitted "
               "elsewhere. So Birchwood Community Hospital's patient, Ann Park, was older.")
     assert judge_keypoints(answer, kps, "en")[2].label == "Relevant"
+
+
+def test_the_one_date_of_an_answer_to_a_when_question_answers_its_date_slot():
+    asked = "Who replaced Ada Cole at Kent Mining Group, and on what date did the change take effect?"
+    kps = ["1. Tom Reed succeeded Ada Cole.", "2. The change took effect on June 28, 2019."]
+    answer = "Tom Reed took over from Ada Cole as chief engineer on June 22, 2019."
+    assert judge_keypoints(answer, kps, "en", question=asked)[1].label == "Wrong"
+    answer = "Tom Reed took over from Ada Cole as chief engineer on June 28, 2019."
+    assert judge_keypoints(answer, kps, "en", question=asked)[1].label == "Relevant"

@@ -956,7 +956,8 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         # "发布新产品" on DATE is no answer to "DATE发生诉讼事项")
         unnamed_slot = not mine and alone and own == [a] and sum(_comparable(k, v) for v in live) == 1 and (
             (k.kind == "duration" and (a.unit == k.unit or score > 0)) or (k.kind == "date" and not _other_event(own_kp, k, ans, a, lang) and (
-                k_event is not None or _share(words, scene.blank(_sentence(ans, a.span[0])), lang) > 0))
+                k_event is not None or "date" in scene.asked  # (the question asks when: its one date is the answer)
+                or _share(words, scene.blank(_sentence(ans, a.span[0])), lang) > 0))
             or (k.kind not in ("date", "duration") and (score > 0 or k.kind in scene.asked or k.unit == "time of day")
                 and not _modifier_clash(own_text, ctx, lang)))
         # ("the zinc business contributed $X" for "the zinc segment generated $Y"; not "operating income" for
