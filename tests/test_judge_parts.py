@@ -1491,3 +1491,13 @@ def test_the_one_date_of_an_answer_to_a_when_question_answers_its_date_slot():
     assert judge_keypoints(answer, kps, "en", question=asked)[1].label == "Wrong"
     answer = "Tom Reed took over from Ada Cole as chief engineer on June 28, 2019."
     assert judge_keypoints(answer, kps, "en", question=asked)[1].label == "Relevant"
+
+
+def test_a_date_said_as_another_event_leaves_the_answers_other_date_for_the_slot_and_a_share_asked_for():
+    kps = ["1. She was discharged on March 2, 2022.", "2. The follow-up visit is on March 9, 2022."]
+    answer = "She was discharged on March 2, 2022 and should come back a week later, on March 12, 2022."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Relevant", "Wrong"]
+    asked = "Which segment was the smallest, and what share of the total did it account for?"
+    kps = ["1. The smallest segment was logistics.", "2. It accounted for 12.4% of the total."]
+    answer = "The smallest segment was logistics, at $0.8 billion, or 18.9% of revenue."
+    assert judge_keypoints(answer, kps, "en", question=asked)[1].label == "Wrong"

@@ -954,7 +954,10 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         # date (or term) of the kind, for no other event: its answer to that slot, whatever words it uses
         # (a date whose event the keypoint names in words of no known event must be said with one of its words:
         # "发布新产品" on DATE is no answer to "DATE发生诉讼事项")
-        unnamed_slot = not mine and alone and own == [a] and sum(_comparable(k, v) for v in live) == 1 and (
+        unnamed_slot = not mine and alone and own == [a] and sum(
+            _comparable(k, v) and not (k.kind == "date" and v is not a and (ev := _date_event(ans, v, lang)) is not None
+                                       and ev != k_event)  # (a date said as another event's is no rival for the slot)
+            for v in live) == 1 and (
             (k.kind == "duration" and (a.unit == k.unit or score > 0)) or (k.kind == "date" and not _other_event(own_kp, k, ans, a, lang) and (
                 k_event is not None or "date" in scene.asked  # (the question asks when: its one date is the answer)
                 or _share(words, scene.blank(_sentence(ans, a.span[0])), lang) > 0))

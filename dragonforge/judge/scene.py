@@ -227,9 +227,12 @@ def _kp_words(kt: _Text, scene: _Scene, span: tuple[int, int] | None = None) -> 
 # what a question asks for, by the words that ask it: general question words, not any benchmark's questions
 _ASKED = {
     "en": {"money": re.compile(r"\bhow much\b|\b(?:value|worth|amount|price|cost|fine)\b", re.I),
-           "date": re.compile(r"\bwhen\b|\bwhat date\b|\bon which (?:date|day)\b", re.I)},
+           "date": re.compile(r"\bwhen\b|\bwhat date\b|\bon which (?:date|day)\b", re.I),
+           "percent": re.compile(r"\b(?:what|which) (?:share|percentage|proportion|percent)\b|\bhow (?:large|big) a share\b",
+                                 re.I)},
     "zh": {"money": re.compile(r"金额|多少钱|价格|价款|数额|罚金|多少万?元"),
-           "date": re.compile(r"何时|什么时候|哪一?天|哪一?日|日期")},
+           "date": re.compile(r"何时|什么时候|哪一?天|哪一?日|日期"),
+           "percent": re.compile(r"占比(?:多少|为多少|是多少|几何)|比例(?:是|为)?多少|百分之几|多少%")},
 }
 
 
