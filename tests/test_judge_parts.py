@@ -1501,3 +1501,14 @@ def test_a_date_said_as_another_event_leaves_the_answers_other_date_for_the_slot
     kps = ["1. The smallest segment was logistics.", "2. It accounted for 12.4% of the total."]
     answer = "The smallest segment was logistics, at $0.8 billion, or 18.9% of revenue."
     assert judge_keypoints(answer, kps, "en", question=asked)[1].label == "Wrong"
+
+
+def test_more_lab_units_are_read_and_a_status_word_is_no_label_of_its_own():
+    got = [(v.text, v.unit) for v in values("TSH 2.06 mIU/L, NT-proBNP 1,128 pg/mL, K 4.4 mEq/L (3.5-5.3 mEq/L)", "en")]
+    assert got == [("2.06 mIU/L", "miu/l"), ("1,128 pg/mL", "pg/ml"), ("4.4 mEq/L", "mmol/l"), ("3.5-5.3 mEq/L", "mmol/l")]
+    kps = ["1. The TSH result was 1.9 mIU/L.", "2. The serum potassium result was 3.1 mmol/L."]
+    answer = "TSH was 3.1 mIU/L and potassium 1.9 mmol/L."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Wrong", "Wrong"]
+    assert label("Serum potassium 3.1 mEq/L.", kps[1], "en") == "Relevant"
+    kp = "The total prostate-specific antigen result was 2.48 ng/mL."
+    assert label("Uroflowmetry showed a peak flow of 9.1 mL/s and a raised PSA of 6.2 ng/mL.", kp, "en") == "Wrong"

@@ -735,6 +735,8 @@ def _status_said(scene: _Scene, words: tuple[str, ...], k: Value, mine: set[int]
 
 
 # words that say a value is the amount of something ("is worth", "valued at", "totalling", "共计"): no label
+_STATUS_WORDS = frozenset(_stem(w) for w in ("raised", "elevated", "high", "low", "normal", "abnormal", "decreased",
+                                               "increased", "reduced", "mildly", "markedly", "slightly"))
 _AMOUNT_VERBS = frozenset({_stem(w) for w in ("worth", "valued", "value", "amount", "amounting", "totalling",
                                                 "totaling", "total", "involved", "involving", "sum", "came",
                                                 "stood", "reached", "represented", "represents", "made",
@@ -945,6 +947,7 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         if extra and _share(words or kp_words, ctx, lang) >= CONTEXT_SAME_FACT:
             extra = set()  # the keypoint's own label is there: more words only say more
         extra -= _AMOUNT_VERBS  # "valued at", "totalling", "共计": how an amount is said, not what it is of
+        extra -= _STATUS_WORDS  # "a raised PSA of X": where a reading lies, not what it is
         if k.kind == "percent":
             extra -= _WHOLE_WORDS  # "around 30.4% of the group's revenue": the whole, not another label
         # an answer of one value, on the keypoint's topic, and for an amount under no label of its own

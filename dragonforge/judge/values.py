@@ -193,18 +193,23 @@ _UNIT_ALIASES = {"beats per minute": "bpm", "bpm": "bpm", "次/分": "bpm", "次
                  "degrees fahrenheit": "f", "µg": "ug", "μg": "ug", "mcg": "ug", "lbs": "lb",
                  # people counted by another word are still people (445 employees, 683名)
                  "people": "people", "persons": "people", "employees": "people", "staff": "people",
-                 "名": "人", "位": "人"}
+                 "名": "人", "位": "人",
+                 # an electrolyte's milliequivalents are its millimoles (K⁺, Na⁺, Cl⁻, HCO₃⁻ are monovalent)
+                 "meq/l": "mmol/l", "µiu/ml": "miu/l", "uiu/ml": "miu/l"}
 # the measurement units pint converts between (a temperature, a mass, a dose by weight, a volume, a length)
-_LAB_UNITS = {"mmhg", "g/l", "mg/l", "mmol/l", "µmol/l", "umol/l", "u/l", "bpm"}  # (readings pint does not convert)
+_LAB_UNITS = {"mmhg", "g/l", "mg/l", "mmol/l", "µmol/l", "umol/l", "u/l", "bpm", "miu/l", "miu/ml", "µiu/ml", "uiu/ml",
+              "iu/l", "ng/ml", "pg/ml", "ng/l", "ug/l"}  # (readings pint does not convert)
 _PINT_UNITS = {"c": "degC", "f": "degF", "ug": "microgram", "mg": "milligram", "g": "gram", "kg": "kilogram",
                "lb": "pound", "ml": "milliliter", "l": "liter", "mm": "millimeter", "cm": "centimeter",
                "mg/kg": "milligram / kilogram", "g/kg": "gram / kilogram", "ug/kg": "microgram / kilogram",
                "g/l": "gram / liter", "g/dl": "gram / deciliter", "mg/l": "milligram / liter",
                "mg/dl": "milligram / deciliter"}
 _P_PAIR = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(/|-|–|~|～|至|到)\s*(\d+(?:\.\d+)?)\s*"
-                     r"(mmHg|g/L|mg/L|mmol/L|μmol/L|umol/L|U/L|mg|g|kg|mL|ml|L|cm|mm|°C|℃|%)?(?![\d/])")
+                     r"(mIU/L|mIU/mL|[µμu]IU/mL|IU/L|ng/mL|pg/mL|ng/L|[µμ]g/L|mEq/L|mmHg|g/L|mg/L|mmol/L|μmol/L|umol/L|U/L|mg|g|"
+                     r"kg|mL|ml|L|cm|mm|°C|℃|%)?(?![\d/])")
 _P_COUNT = re.compile(
-    rf"(?<![\d.A-Za-z第])({_NUM}|{_CN_NUM})\s*(beats per minute|bpm|次/分钟|次/分|mmHg|g/L|mg/L|mmol/L|μmol/L|umol/L|U/L|"
+    rf"(?<![\d.A-Za-z第])({_NUM}|{_CN_NUM})\s*(beats per minute|bpm|次/分钟|次/分|mIU/L|mIU/mL|[µμu]IU/mL|IU/L|ng/mL|"
+    rf"pg/mL|ng/L|[µμ]g/L|mEq/L|mmHg|g/L|mg/L|mmol/L|μmol/L|umol/L|U/L|"
     rf"°C|℃|°F|℉|摄氏度|华氏度|degrees Celsius|degrees Fahrenheit|µg/kg|μg/kg|mg/kg|g/kg|g/dL|mg/dL|µg|μg|mcg|mg|kg|lbs|lb|g|"
     rf"mL|ml|cm|mm|IU|单位|名|位|人|项|次|家|例|件|份|台|床|张|个|employees|people|persons|staff|patients|"
     rf"times|units|beds|cases|shares)(?![A-Za-z])")
@@ -446,9 +451,9 @@ def _find_counts(f: _Finder) -> None:
     for m in _P_PAIR.finditer(f.text):
         if not m[4] and m[2] != "/":
             continue  # a bare "3-5" is too ambiguous
-        unit = (m[4] or "").lower() or None
+        unit = (m[4] or "").lower().replace("μ", "µ") or None
         f.add("count", f"{float(m[1]):g}/{float(m[3]):g}" if m[2] == "/" else f"{float(m[1]):g}-{float(m[3]):g}",
-              *m.span(), unit=_UNIT_ALIASES.get(unit or "", unit))
+              *m.span(), unit=_UNIT_ALIASES.get(unit or "", unit.replace("µ", "u") if unit else None))
     for m in _P_COUNT.finditer(f.text):
         if not re.fullmatch(_NUM, m[1]) and m[2] not in ("名", "位", "人", "项", "次", "家", "例", "件", "份", "台", "床",
                                                           "张", "个", "单位", "摄氏度", "华氏度"):
