@@ -1512,3 +1512,13 @@ def test_more_lab_units_are_read_and_a_status_word_is_no_label_of_its_own():
     assert label("Serum potassium 3.1 mEq/L.", kps[1], "en") == "Relevant"
     kp = "The total prostate-specific antigen result was 2.48 ng/mL."
     assert label("Uroflowmetry showed a peak flow of 9.1 mL/s and a raised PSA of 6.2 ng/mL.", kp, "en") == "Wrong"
+
+
+def test_an_exchange_named_by_a_build_fact_is_the_value_not_the_party():
+    kp = "4. It is listed on the Nasdaq under the ticker KMGX."
+    facts = [[{"doc_id": 1, "key": "stock_exchange", "kind": "organisation", "text": "Nasdaq", "value": "Nasdaq",
+               "unit": None},
+              {"doc_id": 1, "key": "stock_code", "kind": "text", "text": "KMGX", "value": "KMGX", "unit": None}]]
+    kps = ["1. Kent Mining Group was founded in 1994.", kp]
+    answer = "Kent Mining Group is a mining company listed on the New York Stock Exchange."
+    assert judge_keypoints(answer, kps, "en", keypoint_facts=[[], facts[0]])[1].label == "Wrong"

@@ -549,7 +549,9 @@ def _closed_class_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str |
         text = " ".join(c.text for c in ans.clauses if not ((d := _drugs(c.text, lang)) and not d & kp_drugs))
     else:
         text = ans.text
-    mine = set(kp_parties)
+    # (a party that is itself a member, an exchange the keypoint names, is the value, not whom it is said of)
+    mine = {i for i in kp_parties if not _P_ANY_MEMBER.fullmatch(scene.entities[i].name if lang == "zh"
+                                                                  else scene.entities[i].name.lower())}
     if mine:  # the keypoint's member said only of another party is not said of this one
         text = " ".join(c.text for c in scene.clauses_about(mine) if c.text in text or not kp_drugs)
     text = text if lang == "zh" else text.lower()
