@@ -1522,3 +1522,12 @@ def test_an_exchange_named_by_a_build_fact_is_the_value_not_the_party():
     kps = ["1. Kent Mining Group was founded in 1994.", kp]
     answer = "Kent Mining Group is a mining company listed on the New York Stock Exchange."
     assert judge_keypoints(answer, kps, "en", keypoint_facts=[[], facts[0]])[1].label == "Wrong"
+
+
+def test_the_other_side_of_the_same_body_part_is_wrong():
+    assert label("患者摔倒时左膝部着地，左膝部疼痛。", "患者摔倒时右膝部着地。", "zh") == "Wrong"
+    assert label("患者摔倒时右膝部着地，左手擦伤。", "患者摔倒时右膝部着地。", "zh") == "Relevant"
+    kp = "1. He underwent drainage of the right pleural space on May 3, 2022."
+    assert label("He underwent drainage of the left pleural space on May 3, 2022.", kp, "en") == "Wrong"
+    assert label("He underwent drainage of the right pleural space on May 3, 2022; his left arm was fine.", kp,
+                 "en") == "Relevant"

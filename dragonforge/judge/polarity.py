@@ -55,11 +55,36 @@ def _direction(text: str, language: str) -> int:
 _P_ZH_NO = re.compile(r"没有|并无|未有|没")
 
 
+_P_SIDE_EN = re.compile(r"\b(left|right)\s+([a-z]+(?:\s+[a-z]+)?)")
+
+
+def _other_side(kp: str, answer: str, language: str) -> str | None:
+    """The keypoint's side of a body part said as the other side ("左髋部着地" for "右髋部着地", "the left pleural
+    space" for "the right pleural space"), where the answer never says the keypoint's side of it."""
+    if language == "zh":
+        for m in re.finditer(r"([左右])([\u4e00-\u9fff]{1,2})", kp):
+            other = ("右" if m[1] == "左" else "左") + m[2]
+            if other in answer and m[0] not in answer:
+                return f"answer says {other} where keypoint says {m[0]}"
+        return None
+    for m in _P_SIDE_EN.finditer(kp):
+        part = m[2].split()[0]
+        if part in ("and", "or", "to", "of", "in", "on", "side", "sided"):
+            continue
+        other = ("right" if m[1] == "left" else "left") + " " + part
+        if re.search(rf"\b{other}\b", answer) and not re.search(rf"\b{m[1]} {part}\b", answer):
+            return f"answer says {other} where keypoint says {m[1]} {part}"
+    return None
+
+
 def _opposite_word(kp: str, answer: str, language: str) -> str | None:
     """Why ``answer`` says the opposite: a polar word of the keypoint whose opposite (not itself) it uses."""
     low_kp, low_ans = (kp, answer) if language == "zh" else (kp.lower(), answer.lower())
     if language == "zh":  # 没有前科 is 无前科, not 有前科
         low_kp, low_ans = _P_ZH_NO.sub("无", low_kp), _P_ZH_NO.sub("无", low_ans)
+    side = _other_side(low_kp, low_ans, language)
+    if side:
+        return side
     pairs = _OPPOSITES_ZH if language == "zh" else _OPPOSITES_EN
     for a, b in pairs:
         for mine, other in ((a, b), (b, a)):
@@ -330,9 +355,9 @@ def _signed(v: Value) -> int:
     return _DOWN if v.kind == "percent" and float(v.value) < 0 else 0
 
 
-_P_POLAR_ZH = re.compile("|".join(w for pair in _OPPOSITES_ZH for w in pair) + r"|无|没有|未|男|女")
+_P_POLAR_ZH = re.compile("|".join(w for pair in _OPPOSITES_ZH for w in pair) + r"|无|没有|未|男|女|左|右")
 _P_POLAR_EN = re.compile(r"\b(?:" + "|".join(w for pair in _OPPOSITES_EN for w in pair) +
-                         r"|no|not|never|without|non|male|female|man|woman)\b", re.I)
+                         r"|no|not|never|without|non|male|female|man|woman|left|right)\b", re.I)
 
 
 def _polarity_clash(kp: str, words: tuple[str, ...], scene: _Scene, kp_parties: list[int]) -> str | None:
