@@ -1531,3 +1531,14 @@ def test_the_other_side_of_the_same_body_part_is_wrong():
     assert label("He underwent drainage of the left pleural space on May 3, 2022.", kp, "en") == "Wrong"
     assert label("He underwent drainage of the right pleural space on May 3, 2022; his left arm was fine.", kp,
                  "en") == "Relevant"
+
+
+def test_values_said_respectively_belong_to_the_parties_in_order():
+    kps = ["1. 远山股份有限公司碳排放强度下降9.5%。", "2. 青禾股份有限公司碳排放强度下降12%。"]
+    answer = "远山股份与青禾股份的碳排放强度分别下降了12%和9.5%。"
+    assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Wrong", "Wrong"]
+    answer = "远山股份与青禾股份的碳排放强度分别下降了9.5%和12%。"
+    assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Relevant", "Relevant"]
+    kps = ["1. Kent Mining Group earned $12.1 million.", "2. Lark Foods Group earned $9.4 million."]
+    answer = "Kent Mining Group and Lark Foods Group earned $9.4 million and $12.1 million, respectively."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Wrong", "Wrong"]

@@ -86,6 +86,10 @@ class _Scene:
         ans = self.answer
         mentions = [m for m in self.mentions if kinds is None or _party_kind(self.entities[m[2]]) in kinds]
         clause = _clause_of(ans, pos)
+        if clause is not None and _P_RESPECTIVELY.search(ans.text, *ans.sentences[clause.sentence]):
+            ordered = self._respectively(pos, clause.sentence, mentions)
+            if ordered is not None:
+                return {ordered}
         if clause is not None:
             inside = {i for p, _, i in mentions if clause.span[0] <= p < clause.span[1]
                       and not self._counterparty(p, clause.span[0])}
@@ -107,6 +111,29 @@ class _Scene:
             return set()
         nearest = _sentence_index(ans, before[-1][0])  # else everyone the nearest earlier sentence names
         return {i for p, _, i in before if _sentence_index(ans, p) == nearest}
+
+    def _respectively(self, pos: int, si: int, mentions: list[tuple[int, int, int]]) -> int | None:
+        """The party a value in a "respectively" sentence belongs to, by order: "A和B的碳排放强度分别下降了15.5%和13%",
+        "A and B earned $X and $Y, respectively". The sentence's values of the kind at ``pos`` (no party named among
+        them) and the parties named before the first of them (else in the sentence before) must be as many, two or
+        more."""
+        ans = self.answer
+        me = next((v for v in ans.values if v.span[0] == pos), None)
+        if me is None:
+            return None
+        a, b = ans.sentences[si]
+        same = [v for v in ans.values if v.kind == me.kind and a <= v.span[0] < b]
+        if len(same) < 2 or any(same[0].span[0] <= p < same[-1].span[1] for p, _, _ in mentions):
+            return None  # ("X（恒明化学）和Y（德丰）": each value is named where it stands)
+        for sent in (si, si - 1):
+            if sent < 0:
+                break
+            start = ans.sentences[sent][0]
+            order = list(dict.fromkeys(i for p, _, i in mentions if start <= p < same[0].span[0]
+                                       and _sentence_index(ans, p) == sent))
+            if order:
+                return order[same.index(me)] if len(order) == len(same) else None
+        return None
 
     def _counterparty(self, pos: int, clause_start: int) -> bool:
         """Is the party named at ``pos`` the other side of its clause's act ("… became involved in litigation with
@@ -180,6 +207,7 @@ _P_COMPARED_EN = re.compile(r"\b(?:compared|comparison|contrast|together|along)\
 # the company a deal is made for ("the acquisition of C", "bought 60% of C", "a 75% interest in C"): the other side
 _DEAL_OF = (r"\b(?:acquisition|purchase|takeover|acquired|bought|purchased|acquiring|buying)\s+(?:of\s+)?(?:(?:a|an|the)\s+)?"
             r"(?:[\d.]+%\s+(?:(?:stake|interest|equity(?:\s+interest)?|holding)\s+)?(?:in|of)\s+)?$")
+_P_RESPECTIVELY = re.compile(r"分别|各为|\brespectively\b", re.I)
 _P_COUNTERPARTY_EN = re.compile(r"\b(?:(?:with|against)\s+(?:the\s+)?|by\s+(?:doctor|dr\.?|judge|surgeon)\s+)$|" + _DEAL_OF,
                                 re.I)
 _P_PRONOUN = re.compile(r"\b(?:he|his|him|she|her)\b|他|她|其", re.I)
