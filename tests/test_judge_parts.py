@@ -1542,3 +1542,11 @@ def test_values_said_respectively_belong_to_the_parties_in_order():
     kps = ["1. Kent Mining Group earned $12.1 million.", "2. Lark Foods Group earned $9.4 million."]
     answer = "Kent Mining Group and Lark Foods Group earned $9.4 million and $12.1 million, respectively."
     assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Wrong", "Wrong"]
+
+
+def test_a_value_said_as_the_other_bound_is_wrong():
+    kp = "It was based on chest pain lasting more than 30 minutes."
+    assert label("It was based on chest pain lasting less than 30 minutes.", kp, "en") == "Wrong"
+    assert label("It was based on chest pain that lasted over 30 minutes.", kp, "en") == "Relevant"
+    assert label("胸痛持续不足30分钟。", "胸痛持续超过30分钟。", "zh") == "Wrong"
+    assert label("胸痛持续30分钟以上。", "胸痛持续超过30分钟。", "zh") == "Relevant"

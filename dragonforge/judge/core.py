@@ -304,6 +304,10 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
         if k_dir and a_dir and k_dir != a_dir:
             wrong.append(f"reversed direction: answer says it {'rose' if a_dir > 0 else 'fell'} ({best.text}) "
                          f"where keypoint says it {'rose' if k_dir > 0 else 'fell'}")
+        k_bound, a_bound = _bound(kt, k), _bound(ans, best)
+        if k_bound and a_bound and k_bound != a_bound:
+            wrong.append(f"answer says {'over' if a_bound > 0 else 'under'} {best.text} where keypoint says "
+                         f"{'over' if k_bound > 0 else 'under'} {k.text}")
         k_status, a_status = _range_status(kt, k), _range_status(ans, best)
         if k_status and a_status and k_status != a_status:
             wrong.append(f"answer says {best.text} is {_STATUS_NAMES[a_status]} where keypoint says "
@@ -515,6 +519,21 @@ _P_JOINT = re.compile(r"两人|二人|三人|双方|二者|两者|两家|\b(?:bo
 # a total said of several together (the answer's side of a keypoint said with _P_JOINT)
 _P_TOTAL = re.compile(r"合计|共计|总计|一共|共|\b(?:in total|in all|total|combined|altogether|together|adds? up to|"
                       r"added up to|between them)\b", re.I)
+_P_OVER = re.compile(r"(?:\b(?:more|longer|greater|higher|larger|later) than|\bover|\bexceeding|\babove|\bat least|超过|大于|多于|长于|"
+                     r"高于|逾)\s*$|^\s*(?:以上|余)", re.I)
+_P_UNDER = re.compile(r"(?:\b(?:less|shorter|fewer|lower|smaller|earlier) than|\bunder|\bbelow|\bat most|\bup to|\bwithin|"
+                      r"不足|不到|少于|小于|短于|低于|未满)\s*$|^\s*(?:以下|以内|之内)", re.I)
+
+
+def _bound(t: _Text, v: Value) -> int:
+    """+1 where ``v`` is said as a lower bound ("more than 7 days", 超过7天, 7天以上), -1 as an upper bound ("less
+    than 7 days", 不足7天), 0 where it is said as the value itself."""
+    before, after = t.text[max(0, v.span[0] - 20):v.span[0]], t.text[v.span[1]:v.span[1] + 3]
+    over = bool(_P_OVER.search(before) or _P_OVER.match(after))
+    under = bool(_P_UNDER.search(before) or _P_UNDER.match(after))
+    return 1 if over and not under else -1 if under and not over else 0
+
+
 def _said_as_total(ans: _Text, a: Value) -> bool:
     """Is answer value ``a`` said as a total of several ("23 days in total", "combined, 23 days", "合计")?"""
     return _P_TOTAL.search(ans.text[max(0, a.span[0] - 24):a.span[1] + 16]) is not None
