@@ -1550,3 +1550,9 @@ def test_a_value_said_as_the_other_bound_is_wrong():
     assert label("It was based on chest pain that lasted over 30 minutes.", kp, "en") == "Relevant"
     assert label("胸痛持续不足30分钟。", "胸痛持续超过30分钟。", "zh") == "Wrong"
     assert label("胸痛持续30分钟以上。", "胸痛持续超过30分钟。", "zh") == "Relevant"
+
+
+def test_a_relation_said_with_another_verb_of_it_the_other_way_round():
+    kp = "1. Tom Reed succeeded Ada Cole."
+    assert label("Ada Cole replaced Tom Reed as chief engineer.", kp, "en") == "Wrong"
+    assert label("Ada Cole was replaced by Tom Reed as chief engineer.", kp, "en") == "Relevant"

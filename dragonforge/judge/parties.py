@@ -325,6 +325,13 @@ def _swapped_roles(kt: _Text, scene: _Scene) -> str | None:
 _P_PASSIVE = re.compile(r"\bby\b|被|由")
 
 
+# verbs that say one relation between two parties (A succeeded B = A replaced B = A接替B), read as one
+_RELATION_SAME = {_stem(w): group.split()[0] for group in (
+    "succeeded replaced succeeds replaces succeed replace", "defended represented defends represents defend represent",
+    "acquired bought purchased acquires buys purchases") for w in group.split()} | {
+    w: group[0] for group in (("接替", "接任", "替代", "取代"), ("辩护", "代理")) for w in group}
+
+
 def _relations(scene: _Scene, masked: str, mentions: list[tuple[int, int, int]]
                ) -> list[tuple[int, int, frozenset[str]]]:
     """(agent, patient, stems of the words between) for each two parties named close together in a clause of
@@ -336,7 +343,7 @@ def _relations(scene: _Scene, masked: str, mentions: list[tuple[int, int, int]]
             continue
         if not _P_PASSIVE.search(between) and re.search(r"\b(?:is|are|was|were)\b|['’]s\b|的|为|是", between):
             continue  # "A's chair is B", "A的董事长为B": a role named by a copula, not an act done by one to the other
-        words = frozenset(s for s, _ in _frame_tokens(between, scene.language))
+        words = frozenset(_RELATION_SAME.get(s, s) for s, _ in _frame_tokens(between, scene.language))
         if not words:
             continue
         out.append((j, i, words) if _P_PASSIVE.search(between) else (i, j, words))
