@@ -1556,3 +1556,12 @@ def test_a_relation_said_with_another_verb_of_it_the_other_way_round():
     kp = "1. Tom Reed succeeded Ada Cole."
     assert label("Ada Cole replaced Tom Reed as chief engineer.", kp, "en") == "Wrong"
     assert label("Ada Cole was replaced by Tom Reed as chief engineer.", kp, "en") == "Relevant"
+
+
+def test_another_person_in_a_relation_said_with_a_synonym_verb_and_do_not_identify_declines():
+    kp = "1. Ada Cole defended Tom Reed."
+    facts = [[{"doc_id": 1, "key": "lawyer", "kind": "person", "text": "Ada Cole", "value": "Ada Cole", "unit": None},
+              {"doc_id": 1, "key": "client", "kind": "person", "text": "Tom Reed", "value": "Tom Reed", "unit": None}]]
+    answer = "Ada Cole represented Joe Lin, who was convicted of theft."
+    assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label == "Wrong"
+    assert is_refusal("The documents do not identify which client Ada Cole represented.", "en")

@@ -19,7 +19,7 @@ _P_REFUSAL_EN = re.compile(
     r"\b(?:unable to (?:answer|determine|find|provide|locate|identify)|cannot (?:answer|be (?:determined|answered|found)|"
     r"determine|find|tell|provide|identify|locate)|can(?:no|')t (?:answer|determine|find|tell|say)|"
     r"(?:could|can)(?: not|n't) (?:find|locate|identify|determine)|"
-    r"(?:do|does|did)(?: not|n't) (?:\w+ ){0,2}?(?:contain|mention|specify|state|include|provide|say|indicate|"
+    r"(?:do|does|did)(?: not|n't) (?:\w+ ){0,2}?(?:contain|mention|specify|state|include|provide|say|indicate|identify|"
     r"disclose|name|break down|record|give|list|show|report|cover|have (?:\w+ ){0,2}?(?:information|data|details|records?))|"
     r"(?:is|are|was|were)(?: not|n't) (?:\w+ )?(?:mentioned|specified|stated|provided|available|included|disclosed|"
     r"recorded|given|found|listed|reported|known)(?!\s+(?!(?:in|by|for|within|anywhere|here|there|explicitly|clearly|"

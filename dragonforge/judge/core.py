@@ -35,6 +35,7 @@ from dragonforge.judge.labels import (
     Label,
 )
 from dragonforge.judge.parties import (
+    _RELATION_SAME,
     _answer_roles,
     _crossed_pair,
     _date_event,
@@ -234,7 +235,8 @@ def _stand_in(kt: _Text, scene: _Scene, person: int, kp_parties: list[int]) -> i
                   and (not scene.entities[i].org if not org else scene.entities[i].org or _P_AGENT.search(
                       ans.text[max(0, p - 6):p]))  # (a person in a firm's place: "audited by NAME")
                   and not (kp_role and held.get(i) and not kp_role & held[i])]  # named in another role
-        if not others or not words & set(_content_tokens(scene.blank(text), lang)):
+        if not others or not {_RELATION_SAME.get(w, w) for w in words} & {
+                _RELATION_SAME.get(w, w) for w in _content_tokens(scene.blank(text), lang)}:
             continue
         if rest and not (scene.parties(a) | set(named)) & rest and (any(
                 i < scene.from_keypoints or any(al in scene.question for al in scene.entities[i].aliases)
