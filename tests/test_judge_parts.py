@@ -1565,3 +1565,11 @@ def test_another_person_in_a_relation_said_with_a_synonym_verb_and_do_not_identi
     answer = "Ada Cole represented Joe Lin, who was convicted of theft."
     assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label == "Wrong"
     assert is_refusal("The documents do not identify which client Ada Cole represented.", "en")
+
+
+def test_a_date_said_of_two_events_at_once_dates_the_keypoints_too():
+    kp = "4. 法院于2021年9月26日作出判决。"
+    answer = "检察院于2021年7月22日提起公诉，法院于2021年8月29日公开开庭审理并当庭作出判决。"
+    assert label(answer, kp, "zh") == "Wrong"
+    answer = "2021-08-29 公开开庭 → 2021-09-26 作出判决"
+    assert label(answer, "3. 法院于2021年8月29日公开开庭审理。", "zh") == "Relevant"

@@ -36,6 +36,7 @@ from dragonforge.judge.labels import (
 )
 from dragonforge.judge.parties import (
     _RELATION_SAME,
+    DATE_EVENTS,
     _answer_roles,
     _crossed_pair,
     _date_event,
@@ -541,6 +542,20 @@ def _said_as_total(ans: _Text, a: Value) -> bool:
     return _P_TOTAL.search(ans.text[max(0, a.span[0] - 24):a.span[1] + 16]) is not None
 
 
+def _also_names(ans: _Text, a: Value, event: str, language: str) -> bool:
+    """Does date ``a``'s own stretch (its clause, between the values either side of it) name ``event`` as well
+    ("DATE公开开庭审理并当庭作出判决" dates the judgment too; "… → DATE作出判决" after "DATE2 公开开庭 →" does not)?"""
+    clause = _clause_of(ans, a.span[0]) or _NO_CLAUSE
+    start = max([clause.span[0]] + [v.span[1] for v in ans.values if v.span[1] <= a.span[0]])
+    end = min([clause.span[1] if clause.span[1] > a.span[0] else len(ans.text)] +
+              [v.span[0] for v in ans.values if v.span[0] >= a.span[1]])
+    words = DATE_EVENTS[event][1 if language == "zh" else 0]
+    text = ans.masked[start:end]
+    if language == "zh":  # (a Chinese date leads its events: the words after it)
+        return any(w in ans.masked[a.span[1]:end] for w in words)
+    return any(_stem(m.group()) in words or m.group().lower() in words for m in re.finditer(r"[A-Za-z][A-Za-z-]*", text))
+
+
 def _total_beside(ans: _Text, a: Value) -> bool:
     """Is answer value ``a`` itself said as a total: a total word between it and the value before it, or right after
     it ("…5天，合计11天", "10 days, 22 days in total"; not the 10 days)?"""
@@ -927,8 +942,9 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         if k_prior and not _prior(_context(ans, a, ans.values)):
             continue  # the keypoint's is last year's figure; one said without "上年"/"prior year" is this year's
         a_event = _date_event(ans, a, lang) if k_event is not None else None
-        if a_event is not None and a_event != k_event:
-            continue  # a date said as another event's, both named ("刑期自DATE起算" for "刑期至DATE届满")
+        if a_event is not None and a_event != k_event and not (k_event and _also_names(ans, a, k_event, lang)):
+            continue  # a date said as another event's, both named ("刑期自DATE起算" for "刑期至DATE届满"), unless
+            # said of the keypoint's event too ("DATE开庭审理并当庭作出判决" dates the judgment)
         if k_event is not None and a_event is None and _bare_year(k) and _bare_year(a):
             continue  # "In 2020 its revenue rose" is no founding year: a bare year must name the keypoint's event
         if not _P_JOINT.search(own_kp_text) and (_P_JOINT.search((_clause_of(ans, a.span[0]) or _NO_CLAUSE).text) or (
