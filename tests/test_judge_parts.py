@@ -1573,3 +1573,13 @@ def test_a_date_said_of_two_events_at_once_dates_the_keypoints_too():
     assert label(answer, kp, "zh") == "Wrong"
     answer = "2021-08-29 公开开庭 → 2021-09-26 作出判决"
     assert label(answer, "3. 法院于2021年8月29日公开开庭审理。", "zh") == "Relevant"
+
+
+def test_an_investigating_body_in_the_prosecutors_place_is_a_stand_in():
+    kp = "2. 南湖市人民检察院于2022年3月8日提起公诉。"
+    facts = [[{"doc_id": 1, "key": "procuratorate", "kind": "organisation", "text": "南湖市人民检察院",
+               "value": "南湖市人民检察院", "unit": None},
+              {"doc_id": 1, "key": "prosecution_date", "kind": "date", "text": "2022年3月8日", "value": "2022-03-08",
+               "unit": None}]]
+    answer = "2022年3月8日由南湖海关缉私局提起公诉。"
+    assert judge_keypoints(answer, [kp], "zh", keypoint_facts=facts)[0].label == "Wrong"
