@@ -1583,3 +1583,13 @@ def test_an_investigating_body_in_the_prosecutors_place_is_a_stand_in():
                "unit": None}]]
     answer = "2022年3月8日由南湖海关缉私局提起公诉。"
     assert judge_keypoints(answer, [kp], "zh", keypoint_facts=facts)[0].label == "Wrong"
+
+
+def test_another_value_under_the_build_facts_own_field_label():
+    kp = "1. Ada Cole is a sales manager."
+    facts = [[{"doc_id": 1, "key": "occupation", "kind": "category", "text": "sales manager", "value": "sales manager",
+               "unit": None}]]
+    answer = "Name: Ada Cole | Age: 52 | Occupation: retired engineer"
+    assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label == "Wrong"
+    answer = "Name: Ada Cole | Age: 52 | Occupation: sales manager"
+    assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label == "Relevant"

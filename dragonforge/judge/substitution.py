@@ -800,6 +800,37 @@ def _category_after_is_a(kt: _Text, scene: _Scene, kp_parties: list[int], facts:
     return None
 
 
+# --- another value under the fact's own field label -----------------------------------------------------------
+
+
+def _field_label_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[KeypointFact]) -> str | None:
+    """An English answer written as fields ("Occupation: retired engineer | Residence: …") that fills the field a
+    build fact comes from (its key, "occupation", "audit_opinion") with something else, for the keypoint's party or
+    no one named."""
+    if scene.language != "en":
+        return None
+    ans, mine = scene.answer, set(kp_parties)
+    for fact in facts:
+        if fact.kind not in ("category", "text", "place") or not fact.text or not fact.key:
+            continue
+        label = fact.key.split(".")[-1].replace("_", " ").strip()
+        if not re.fullmatch(r"[a-z][a-z ]{3,30}", label):
+            continue
+        own = _content_tokens(scene.blank(fact.text), "en")
+        if not own:
+            continue
+        for m in re.finditer(rf"(?:^|[\n|;])\s*(?:[-*•]\s*)?\**\s*{re.escape(label)}\s*\**\s*[:：]\s*\**\s*([^|;\n]+)",
+                             ans.text, re.I):
+            filler = m.group(1).strip(" *.")
+            if not filler or _P_REFUSAL_EN_ANYWHERE.search(filler) or re.search(r"\b[A-Z]{2,6}\b", filler):
+                continue  # (an abbreviation the judge cannot write out, "Dx: IDC", may well be the fact)
+            if mine and (named := scene.parties(m.start(1))) and not named & mine:
+                continue  # a field of another party's record
+            if _coverage(own, scene.blank(filler).lower(), "en") < 0.5 and _content_tokens(scene.blank(filler), "en"):
+                return f"answer's {label} is {filler[:40]} where keypoint says {fact.text}"
+    return None
+
+
 # --- another code ----------------------------------------------------------------------------------------
 
 _P_CODE = re.compile(r"\b[A-Z]{2,6}\b|(?<![\d.])\d{6}(?![\d.])")  # a ticker (STRH), a Chinese securities code (000640)
