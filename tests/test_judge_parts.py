@@ -1593,3 +1593,9 @@ def test_another_value_under_the_build_facts_own_field_label():
     assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label == "Wrong"
     answer = "Name: Ada Cole | Age: 52 | Occupation: sales manager"
     assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label == "Relevant"
+
+
+def test_more_chinese_drug_stems():
+    kp = "出院医嘱：每日规律吸入噻托溴铵，坚持家庭氧疗每日15小时以上。"
+    assert label("出院医嘱每日规律吸入布地奈德，坚持家庭氧疗每日15小时以上。", kp, "zh") == "Wrong"
+    assert label("出院后每日吸入噻托溴铵，家庭氧疗每日15小时以上。", kp, "zh") == "Relevant"

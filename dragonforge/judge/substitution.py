@@ -630,7 +630,7 @@ _P_DRUG_EN = re.compile(
     r"acetaminophen|paracetamol|morphine|tramadol|ambroxol|warfarin|digoxin|nitroglycerin|dexamethasone)\b", re.I)
 _P_DRUG_ZH = re.compile(r"头孢|西林|霉素|环素|沙星|康唑|洛韦|他韦|洛芬|芬酸|昔布|洛尔|普利|沙坦|地平|他汀|肝素|沙班|格雷|拉唑|替丁|司琼|"
                         r"列汀|格列|双胍|西泮|唑仑|曲坦|单抗|替尼|尼松|米松|塞米|罗辛|雄胺|胰岛素|阿司匹林|对乙酰氨基酚|吗啡|"
-                        r"曲马多|氨溴索|华法林|地高辛|硝酸甘油|尼龙|松龙|奈德|胺醇|巴坦|特罗")
+                        r"曲马多|氨溴索|华法林|地高辛|硝酸甘油|尼龙|松龙|奈德|胺醇|巴坦|特罗|溴铵|氯铵|噻嗪")
 
 
 _ZH_DRUG_PREFIXES = ("头孢", "格列")  # stems that open the name (头孢曲松); the others close it (左氧氟沙星)
