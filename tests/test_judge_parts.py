@@ -1599,3 +1599,8 @@ def test_more_chinese_drug_stems():
     kp = "出院医嘱：每日规律吸入噻托溴铵，坚持家庭氧疗每日15小时以上。"
     assert label("出院医嘱每日规律吸入布地奈德，坚持家庭氧疗每日15小时以上。", kp, "zh") == "Wrong"
     assert label("出院后每日吸入噻托溴铵，家庭氧疗每日15小时以上。", kp, "zh") == "Relevant"
+
+
+def test_more_english_drug_names():
+    kp = "He was advised to inhale tiotropium daily and use home oxygen for 15 hours a day."
+    assert label("He was advised to inhale salmeterol daily and use home oxygen for 15 hours a day.", kp, "en") == "Wrong"

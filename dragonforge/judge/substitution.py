@@ -626,7 +626,7 @@ def _has_member(text: str, member: str, language: str) -> bool:
 _P_DRUG_EN = re.compile(
     r"\b(?:[a-z]+(?:cillin|mycin|micin|cycline|floxacin|conazole|prazole|[a-z]vir|profen|fenac|coxib|olol|pril|"
     r"sartan|dipine|statin|parin|xaban|grel|tidine|setron|gliptin|glinide|glitazone|formin|azepam|zolam|triptan|cobalamin|"
-    r"[a-z]mab|tinib|nisone|olone|methasone|semide|sulosin|azosin|steride)|cef[a-z]{3,}|insulin|aspirin|"
+    r"[a-z]mab|tinib|nisone|olone|methasone|semide|sulosin|azosin|steride|tropium|terol|sonide|phylline|lukast)|cef[a-z]{3,}|insulin|aspirin|"
     r"acetaminophen|paracetamol|morphine|tramadol|ambroxol|warfarin|digoxin|nitroglycerin|dexamethasone)\b", re.I)
 _P_DRUG_ZH = re.compile(r"头孢|西林|霉素|环素|沙星|康唑|洛韦|他韦|洛芬|芬酸|昔布|洛尔|普利|沙坦|地平|他汀|肝素|沙班|格雷|拉唑|替丁|司琼|"
                         r"列汀|格列|双胍|西泮|唑仑|曲坦|单抗|替尼|尼松|米松|塞米|罗辛|雄胺|胰岛素|阿司匹林|对乙酰氨基酚|吗啡|"
