@@ -1604,3 +1604,13 @@ def test_more_chinese_drug_stems():
 def test_more_english_drug_names():
     kp = "He was advised to inhale tiotropium daily and use home oxygen for 15 hours a day."
     assert label("He was advised to inhale salmeterol daily and use home oxygen for 15 hours a day.", kp, "en") == "Wrong"
+
+
+def test_a_day_said_by_reference_to_the_date_before_it():
+    assert [(v.text, v.value) for v in values("2021年8月29日开庭审理；同日作出判决，次日送达。", "zh")] == [
+        ("2021年8月29日", "2021-08-29"), ("同日", "2021-08-29"), ("次日", "2021-08-30")]
+    assert [v.value for v in values("She was admitted on May 3, 2022 and operated on the next day.", "en")] == [
+        "2022-05-03", "2022-05-04"]
+    kp = "4. 法院于2021年9月26日作出判决。"
+    assert label("二〇二一年八月二十九日开庭审理；同日作出判决。", kp, "zh") == "Wrong"
+    assert label("患者入院当天即行手术。", "患者于入院当天接受手术。", "zh") == "Relevant"  # (no date to refer to)

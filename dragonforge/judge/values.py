@@ -7,6 +7,7 @@ values of one kind agree, allowing for the rounding the less precise one shows."
 
 from __future__ import annotations
 
+import datetime
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -521,9 +522,30 @@ def _find_numbers(f: _Finder) -> None:
         f.add("number", v * scale, *m.span(), step=step * scale)
 
 
+_P_SAME_DAY = re.compile(r"同日|当日|当天|同一天|(次日|翌日)|\b(?:on )?(?:that|the) same day\b|\b(?:on )?(?:the )?(next|following) day\b",
+                         re.I)
+
+
+def _find_same_day(f: _Finder) -> None:
+    """A day said by reference to the full date before it: "DATE开庭审理，同日作出判决", "次日", "the same day", "the next
+    day" (the next one day later)."""
+    if not f.values:
+        return
+    for m in _P_SAME_DAY.finditer(f.text):
+        before = [v for v in f.values if v.kind == "date" and v.span[1] <= m.start()
+                  and re.fullmatch(r"\d{4}-\d{2}-\d{2}", str(v.value))]
+        if not before:
+            continue
+        day = datetime.date.fromisoformat(str(max(before, key=lambda v: v.span).value))
+        if m.group(1) or m.group(2):
+            day += datetime.timedelta(days=1)
+        f.add("date", day.isoformat(), *m.span())
+
+
 def _find_all_values(text: str, language: str) -> _Finder:
     f = _Finder(text)
     _find_dates(f)
+    _find_same_day(f)
     _find_percents(f)
     if "次" in f.text or "every" in f.text or "daily" in f.text or "a day" in f.text:
         _find_frequencies(f)
