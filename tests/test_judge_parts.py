@@ -1614,3 +1614,12 @@ def test_a_day_said_by_reference_to_the_date_before_it():
     kp = "4. 法院于2021年9月26日作出判决。"
     assert label("二〇二一年八月二十九日开庭审理；同日作出判决。", kp, "zh") == "Wrong"
     assert label("患者入院当天即行手术。", "患者于入院当天接受手术。", "zh") == "Relevant"  # (no date to refer to)
+
+
+def test_whole_years_in_brackets_after_a_name_are_an_age():
+    got = [(v.kind, v.value, v.unit) for v in values("Joe Lin was younger (31 years) than Ann Park (70 years).", "en")]
+    assert got == [("count", 31.0, "age"), ("count", 70.0, "age")]
+    assert values("He had smoked for 20 years (since 2003).", "en")[0].kind == "duration"
+    kps = ["1. Ann Park was 31 years old.", "2. Joe Lin was 70 years old.", "3. Ann Park was the younger patient."]
+    answer = "Joe Lin was younger (31 years) than Ann Park (70 years)."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")][:2] == ["Wrong", "Wrong"]

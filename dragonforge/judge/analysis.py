@@ -118,7 +118,7 @@ def _analyse(text: str, language: str) -> _Text:
                     and not any(f.taken[a:b]) and not _P_CONTRAST.match(piece):
                 refusal = True  # a value-free clause after a refusal is its object: "cannot say | which ..."
             clauses.append(_Clause((a, b), i, refusal, piece))
-    values = _with_years([v for v in f.values if not _is_label_number(text, v)])
+    values = _with_years([_as_age(text, v) for v in f.values if not _is_label_number(text, v)])
     chars = list(text)
     for v in values:
         a, b = v.span
@@ -136,6 +136,18 @@ def _is_label_number(text: str, v: Value) -> bool:
     return v.kind in ("count", "number") and (
         _P_LABEL_BEFORE.search(text[max(0, v.span[0] - 8):v.span[0]]) is not None
         or _P_LABEL_AFTER.match(text, v.span[1]) is not None or (v.text.endswith("型") and v.unit == "型"))
+
+
+_P_NAME_PAREN = re.compile(r"(?:[A-Z][\w'’.-]*|\b(?:younger|older|aged?))\s*\(\s*$")
+
+
+def _as_age(text: str, v: Value) -> Value:
+    """A span of whole years in brackets right after a name or an age word ("Ann Park (29 years)", "was younger (29
+    years)") is a person's age."""
+    if v.kind == "duration" and v.unit == "months" and float(v.value) % 12 == 0 \
+            and _P_NAME_PAREN.search(text[max(0, v.span[0] - 40):v.span[0]]) and re.match(r"\s*[),;]", text[v.span[1]:]):
+        return Value("count", float(v.value) / 12, v.text, v.span, "age", 0.5)
+    return v
 
 
 def _with_years(values: list[Value]) -> tuple[Value, ...]:
