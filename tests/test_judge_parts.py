@@ -1623,3 +1623,11 @@ def test_whole_years_in_brackets_after_a_name_are_an_age():
     kps = ["1. Ann Park was 31 years old.", "2. Joe Lin was 70 years old.", "3. Ann Park was the younger patient."]
     answer = "Joe Lin was younger (31 years) than Ann Park (70 years)."
     assert [lab.label for lab in judge_keypoints(answer, kps, "en")][:2] == ["Wrong", "Wrong"]
+
+
+def test_a_word_between_a_number_and_its_time_unit_keeps_it_a_duration():
+    assert [(v.kind, v.value, v.unit) for v in values("Staff averaged 36 training hours.", "en")] == [
+        ("duration", 36.0, "hours")]
+    kp = "2. Employees of Kent Mining Group averaged 36 training hours."
+    answer = "Kent Mining Group employed 1,792 people; the passages do not give training hours."
+    assert label(answer, kp, "en") == "Irrelevant"

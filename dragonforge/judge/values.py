@@ -180,7 +180,8 @@ _EN_AMOUNT = rf"(?:{_NUM}|{_EN_NUMWORD}|an?)"
 _P_DUR_EN = re.compile(
     rf"(?<![\d.])\b({_EN_AMOUNT})(\s+and\s+a\s+half)?[\s-]+(?:(years?|yrs?)(?:['’]s?)?(?:,?\s+(?:and\s+)?({_EN_AMOUNT})[\s-]+(months?)(?:['’]s?)?)?"
     rf"|(weeks?|wks?)(?:['’]s?)?(?:,?\s+(?:and\s+)?({_EN_AMOUNT})[\s-]+(days?)(?:['’]s?)?)?"
-    rf"|(months?|mos?|days?|hours?|hrs?|minutes?|mins?)(?:['’]s?)?)(\s+and\s+a\s+half)?\b", re.I)
+    rf"|(?:(?!(?:and|or|to|of|than|per|a|an|the|each|every)\b)[a-z]{{3,12}}\s+(?=(?:days|hours|minutes)\b))?"  # "36 training hours"
+    rf"(months?|mos?|days?|hours?|hrs?|minutes?|mins?)(?:['’]s?)?)(\s+and\s+a\s+half)?\b", re.I)
 _ZH_AMOUNT = rf"(?:\d+(?:\.\d+)?|{_CN_NUM})"
 _P_DUR_ZH = re.compile(
     rf"(?<![\d.第上下每同本当前近去今明零〇一二两三四五六七八九十百])({_ZH_AMOUNT})\s*(年(?![度底末初中])|个月|個月|个星期|星期|周(?!岁)|天|日|个小时|個小時|小时|分钟)"
