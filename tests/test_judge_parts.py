@@ -1631,3 +1631,10 @@ def test_a_word_between_a_number_and_its_time_unit_keeps_it_a_duration():
     kp = "2. Employees of Kent Mining Group averaged 36 training hours."
     answer = "Kent Mining Group employed 1,792 people; the passages do not give training hours."
     assert label(answer, kp, "en") == "Irrelevant"
+
+
+def test_a_status_that_heads_a_list_is_each_items():
+    kp = "1. The ferritin result was 640 ng/mL, above the reference range."
+    assert label("All laboratory values were within normal limits: ferritin 640 ng/mL, TSH 2.1 mIU/L.", kp, "en") == "Wrong"
+    assert label("Laboratory values: ferritin 640 ng/mL (high), TSH 2.1 mIU/L.", kp, "en") == "Relevant"
+    assert label("化验结果均在正常范围内：铁蛋白640ng/mL，TSH 2.1mIU/L。", "铁蛋白为640ng/mL，高于参考范围。", "zh") == "Wrong"

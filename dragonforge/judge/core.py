@@ -737,6 +737,10 @@ _P_STATUS_END = re.compile(r"[；;。\n]|[,，]\s*[A-Za-z\u4e00-\u9fff-]{1,12}[�
 # (", his hemoglobin was low …": the next reading's clause, not this one's)
 
 
+_P_ALL_NORMAL = re.compile(r"\b(?:all|every|each)\b[^:：.;]{0,60}\b(?:within normal limits|normal|within the (?:reference|normal) "
+                           r"ranges?)[^:：.;]{0,20}[:：]|(?:均|都|全部)[^：:。；]{0,10}(?:正常|参考范围内)[^：:。；]{0,6}[：:]", re.I)
+
+
 def _range_status(t: _Text, v: Value) -> str | None:
     """Where a reading is said to lie against its reference range, in the words right after it (up to the next
     value or item): "68 mmHg，偏低", "9 mm/h, within the normal range", "(↓, ref 80-100)"."""
@@ -745,6 +749,10 @@ def _range_status(t: _Text, v: Value) -> str | None:
     stop = _P_STATUS_END.search(after)
     after = after[:stop.start() if stop else len(after)][:40]
     found = {name for name, pattern in _P_STATUS.items() if pattern.search(after)}
+    if not found:  # "All laboratory values were within normal limits: A X, B Y": said of the list it heads
+        head = _P_ALL_NORMAL.search(t.text[:v.span[0]][-160:])
+        if head and not re.search(r"[.;。；\n]", t.text[:v.span[0]][-160:][head.end():]):
+            return "normal"
     if not found and stop and stop.group() in "和及、":  # "A 184U/L和B 3.98mmol/L均未超出参考范围": said of both
         rest = re.split(r"[；;。\n]", t.text[v.span[1]:], maxsplit=1)[0]
         both = re.search(r"(?:均|都|皆)(.{0,12})", rest)
