@@ -1638,3 +1638,10 @@ def test_a_status_that_heads_a_list_is_each_items():
     assert label("All laboratory values were within normal limits: ferritin 640 ng/mL, TSH 2.1 mIU/L.", kp, "en") == "Wrong"
     assert label("Laboratory values: ferritin 640 ng/mL (high), TSH 2.1 mIU/L.", kp, "en") == "Relevant"
     assert label("化验结果均在正常范围内：铁蛋白640ng/mL，TSH 2.1mIU/L。", "铁蛋白为640ng/mL，高于参考范围。", "zh") == "Wrong"
+
+
+def test_another_lettered_subtype_of_the_same_term():
+    assert label("肌钙蛋白T为2.5ng/mL，高于参考范围。", "肌钙蛋白I为2.5ng/mL，高于参考范围。", "zh") == "Wrong"
+    assert label("肌钙蛋白I为2.5ng/mL，高于参考范围。", "肌钙蛋白I为2.5ng/mL，高于参考范围。", "zh") == "Relevant"
+    assert label("He tested positive for hepatitis C antibodies.", "He tested positive for hepatitis B surface antigen.",
+                 "en") == "Wrong"

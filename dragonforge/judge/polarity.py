@@ -77,12 +77,28 @@ def _other_side(kp: str, answer: str, language: str) -> str | None:
     return None
 
 
+_P_SUBTYPE = re.compile(r"([\u4e00-\u9fff]{2,}|\b[A-Za-z]{4,})\s?([A-Z])(?![A-Za-z])")
+
+
+def _other_subtype(kp: str, answer: str) -> str | None:
+    """A term's lettered subtype said as another ("肌钙蛋白T" for "肌钙蛋白I", "hepatitis C" for "hepatitis B"), where the
+    answer never says the keypoint's."""
+    for m in _P_SUBTYPE.finditer(kp):
+        stem = m[1][-4:] if re.match(r"[\u4e00-\u9fff]", m[1]) else m[1]
+        if m[0] in answer or re.search(rf"{re.escape(stem)}\s?{m[2]}(?![A-Za-z])", answer, re.I):
+            continue
+        other = re.search(rf"{re.escape(stem)}\s?([A-Z])(?![A-Za-z])", answer, re.I if not re.match(r"[\u4e00-\u9fff]", stem) else 0)
+        if other and other[1] != m[2]:
+            return f"answer says {other[0]} where keypoint says {m[0]}"
+    return None
+
+
 def _opposite_word(kp: str, answer: str, language: str) -> str | None:
     """Why ``answer`` says the opposite: a polar word of the keypoint whose opposite (not itself) it uses."""
     low_kp, low_ans = (kp, answer) if language == "zh" else (kp.lower(), answer.lower())
     if language == "zh":  # 没有前科 is 无前科, not 有前科
         low_kp, low_ans = _P_ZH_NO.sub("无", low_kp), _P_ZH_NO.sub("无", low_ans)
-    side = _other_side(low_kp, low_ans, language)
+    side = _other_side(low_kp, low_ans, language) or _other_subtype(kp, answer)
     if side:
         return side
     pairs = _OPPOSITES_ZH if language == "zh" else _OPPOSITES_EN
