@@ -224,6 +224,7 @@ def _stand_in(kt: _Text, scene: _Scene, person: int, kp_parties: list[int]) -> i
     held = _answer_roles(scene)
     # (an organisation's place, an auditor's, may be taken by a person or another organisation; a person's by a person)
     rest_kinds = {_party_kind(scene.entities[i]) for i in rest}
+    relation = {_RELATION_SAME.get(w, w) for w in words}  # (the keypoint's verb, read as its relation: "represented" = "defended")
     spans = [(c.span, c.text) for c in ans.clauses if not c.refusal]
     # "Audit committee chair: NAME", "audited by NAME, the director who …": said over a sentence (a person's place
     # in a sentence that names no other party of the query)
@@ -237,8 +238,7 @@ def _stand_in(kt: _Text, scene: _Scene, person: int, kp_parties: list[int]) -> i
                   and (not scene.entities[i].org if not org else scene.entities[i].org or _P_AGENT.search(
                       ans.text[max(0, p - 6):p]))  # (a person in a firm's place: "audited by NAME")
                   and not (kp_role and held.get(i) and not kp_role & held[i])]  # named in another role
-        if not others or not {_RELATION_SAME.get(w, w) for w in words} & {
-                _RELATION_SAME.get(w, w) for w in _content_tokens(scene.blank(text), lang)}:
+        if not others or not relation & {_RELATION_SAME.get(w, w) for w in _content_tokens(scene.blank(text), lang)}:
             continue
         if rest and not (scene.parties(a) | set(named)) & rest and (any(
                 i < scene.from_keypoints or any(al in scene.question for al in scene.entities[i].aliases)
@@ -551,10 +551,10 @@ def _also_names(ans: _Text, a: Value, event: str, language: str) -> bool:
     end = min([clause.span[1] if clause.span[1] > a.span[0] else len(ans.text)] +
               [v.span[0] for v in ans.values if v.span[0] >= a.span[1]])
     words = DATE_EVENTS[event][1 if language == "zh" else 0]
-    text = ans.masked[start:end]
     if language == "zh":  # (a Chinese date leads its events: the words after it)
         return any(w in ans.masked[a.span[1]:end] for w in words)
-    return any(_stem(m.group()) in words or m.group().lower() in words for m in re.finditer(r"[A-Za-z][A-Za-z-]*", text))
+    return any(_stem(m.group()) in words or m.group().lower() in words
+               for m in re.finditer(r"[A-Za-z][A-Za-z-]*", ans.masked[start:end]))
 
 
 def _total_beside(ans: _Text, a: Value) -> bool:
@@ -750,8 +750,9 @@ def _range_status(t: _Text, v: Value) -> str | None:
     after = after[:stop.start() if stop else len(after)][:40]
     found = {name for name, pattern in _P_STATUS.items() if pattern.search(after)}
     if not found:  # "All laboratory values were within normal limits: A X, B Y": said of the list it heads
-        head = _P_ALL_NORMAL.search(t.text[:v.span[0]][-160:])
-        if head and not re.search(r"[.;。；\n]", t.text[:v.span[0]][-160:][head.end():]):
+        lead = t.text[max(0, v.span[0] - 160):v.span[0]]
+        head = _P_ALL_NORMAL.search(lead)
+        if head and not re.search(r"[.;。；\n]", lead[head.end():]):
             return "normal"
     if not found and stop and stop.group() in "和及、":  # "A 184U/L和B 3.98mmol/L均未超出参考范围": said of both
         rest = re.split(r"[；;。\n]", t.text[v.span[1]:], maxsplit=1)[0]
