@@ -1645,3 +1645,21 @@ def test_another_lettered_subtype_of_the_same_term():
     assert label("肌钙蛋白I为2.5ng/mL，高于参考范围。", "肌钙蛋白I为2.5ng/mL，高于参考范围。", "zh") == "Relevant"
     assert label("He tested positive for hepatitis C antibodies.", "He tested positive for hepatitis B surface antigen.",
                  "en") == "Wrong"
+
+
+def test_a_build_fact_that_names_an_organisation_is_one_whatever_its_words():
+    kps = ["1. The largest shareholder of Acme Foods Inc is Brightwater Capital, holding 41.5%.",
+           "2. The largest shareholder of Orbit Media Holdings is Lakeside Investment Group, holding 22.1%."]
+    facts = [[{"kind": "organisation", "key": "largest_shareholder", "text": "Brightwater Capital"},
+              {"kind": "percent", "key": "largest_shareholder_stake", "text": "41.5%"}],
+             [{"kind": "organisation", "key": "largest_shareholder", "text": "Lakeside Investment Group"},
+              {"kind": "percent", "key": "largest_shareholder_stake", "text": "22.1%"}]]
+
+    def first(answer: str) -> str:
+        return judge_keypoints(answer, kps, "en", keypoint_facts=facts)[0].label
+
+    assert first("The largest shareholder of Acme Foods Inc is Delta Beverages Company, with 41.5% of the shares.") == "Wrong"
+    assert first("The largest shareholder of Acme Foods Inc is Brightwater Capital, with 41.5% of the shares.") == "Relevant"
+    # a company's holder may be a person; the other company's holder, named after it, is not a stand-in
+    assert first("The largest shareholder is Mary Stone, the board chair, who holds 41.5% of the shares.") == "Wrong"
+    assert first("For Orbit Media Holdings, the largest shareholder is Kelly Entertainment Limited.") == "Irrelevant"

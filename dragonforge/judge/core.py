@@ -22,6 +22,7 @@ from dragonforge.judge.entities import (
     _Entity,
     _fact_entity,
     _mentions,
+    _org_kind,
     _party_kind,
     _same_entity,
     _with_short_names,
@@ -218,6 +219,8 @@ def _stand_in(kt: _Text, scene: _Scene, person: int, kp_parties: list[int]) -> i
     "由丙出庭支持公诉" for "检察员甲在乙一案中出庭"."""
     lang, ans = scene.language, scene.answer
     org = scene.entities[person].org
+    institution = org and _org_kind(scene.entities[person]) is not None  # (a court's place is not a person's; a
+    # shareholder's may be)
     words = set(_kp_words(kt, scene))
     rest = set(kp_parties) - {person}
     kp_role = _kp_roles(kt, scene).get(person, set())
@@ -225,24 +228,27 @@ def _stand_in(kt: _Text, scene: _Scene, person: int, kp_parties: list[int]) -> i
     # (an organisation's place, an auditor's, may be taken by a person or another organisation; a person's by a person)
     rest_kinds = {_party_kind(scene.entities[i]) for i in rest}
     relation = {_RELATION_SAME.get(w, w) for w in words}  # (the keypoint's verb, read as its relation: "represented" = "defended")
-    spans = [(c.span, c.text) for c in ans.clauses if not c.refusal]
+    spans = [(c.span, c.text, ans.sentences[c.sentence][0]) for c in ans.clauses if not c.refusal]
     # "Audit committee chair: NAME", "audited by NAME, the director who …": said over a sentence (a person's place
     # in a sentence that names no other party of the query)
-    spans += [(sp, ans.text[sp[0]:sp[1]]) for si, sp in enumerate(ans.sentences)
+    spans += [(sp, ans.text[sp[0]:sp[1]], sp[0]) for si, sp in enumerate(ans.sentences)
               if not all(c.refusal for c in ans.clauses if c.sentence == si)
               and (org or not {i for i in scene.named_in_sentence(si) if i < scene.from_keypoints} - rest)]
-    for (a, b), text in spans:
+    for (a, b), text, start in spans:
         mentions = [(p, i) for p, _, i in scene.mentions if a <= p < b]
+        # (the parties named before the clause in its sentence: "For B, the largest shareholder is NAME" is B's)
+        lead = {i for p, _, i in scene.mentions if start <= p < a and i < scene.from_keypoints} \
+            if not any(i < scene.from_keypoints for _, i in mentions) else set()
         named = [i for _, i in mentions]
         others = [i for p, i in mentions if i >= scene.from_keypoints
-                  and (not scene.entities[i].org if not org else scene.entities[i].org or _P_AGENT.search(
-                      ans.text[max(0, p - 6):p]))  # (a person in a firm's place: "audited by NAME")
+                  and (not scene.entities[i].org if not org else scene.entities[i].org or not institution
+                       or _P_AGENT.search(ans.text[max(0, p - 6):p]))  # (a person in a firm's place: "audited by NAME")
                   and not (kp_role and held.get(i) and not kp_role & held[i])]  # named in another role
         if not others or not relation & {_RELATION_SAME.get(w, w) for w in _content_tokens(scene.blank(text), lang)}:
             continue
-        if rest and not (scene.parties(a) | set(named)) & rest and (any(
+        if rest and not (scene.parties(a) | set(named) | lead) & rest and (any(
                 i < scene.from_keypoints or any(al in scene.question for al in scene.entities[i].aliases)
-                for i in (scene.parties(a) | set(named)) - set(others)) or not (all(
+                for i in (scene.parties(a) | set(named) | lead) - set(others)) or not (all(
                 any(al in scene.question for al in scene.entities[r].aliases) for r in rest) or not any(
                 i not in rest and _party_kind(scene.entities[i]) in rest_kinds for _, _, i in scene.mentions))):
             continue  # the role in another party's case or company (unless the question names that party, or the

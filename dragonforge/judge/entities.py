@@ -102,7 +102,8 @@ class _Entity:
     org: bool
 
 
-def _entity_en(name: str, after_number: bool = False) -> _Entity | None:
+def _entity_en(name: str, after_number: bool = False, org: bool = False) -> _Entity | None:
+    """A party named in English (``org``: the name is known to be an organisation's, whatever its words)."""
     words = [w.rstrip(".") for w in name.split()]
     if words:
         words[-1] = words[-1].removesuffix("'s").removesuffix("’s").rstrip("'’")
@@ -114,7 +115,7 @@ def _entity_en(name: str, after_number: bool = False) -> _Entity | None:
         return None
     if all(w.lower() in _GENERIC_CAPS or w == "&" for w in words):
         return None  # "First Extraordinary General Meeting", "Corporate Secretary": titles, not parties
-    org = any(w.lower() in _ORG_WORDS_EN for w in words)
+    org = org or any(w.lower() in _ORG_WORDS_EN for w in words)
     if not org:  # "named NAME Chief Operating Officer": the title after a person's name is not part of it
         cut = next((i for i, w in enumerate(words) if i >= 2 and w.lower() in _GENERIC_CAPS), None)
         words = words[:cut]
@@ -268,7 +269,7 @@ def _fact_entity(fact: KeypointFact, language: str) -> _Entity:
     org = fact.kind == "organisation"
     if language == "zh":
         return _entity_zh(fact.text, org)
-    return _entity_en(fact.text) or _Entity(fact.text, (fact.text.lower(),), org)
+    return _entity_en(fact.text, org=org) or _Entity(fact.text, (fact.text.lower(),), org)
 
 
 _ORG_KINDS = ("证券交易所", "律师事务所", "会计师事务所", "人民法院", "人民检察院", "医院", "stock exchange", "law firm",
