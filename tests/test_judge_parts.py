@@ -1663,3 +1663,9 @@ def test_a_build_fact_that_names_an_organisation_is_one_whatever_its_words():
     # a company's holder may be a person; the other company's holder, named after it, is not a stand-in
     assert first("The largest shareholder is Mary Stone, the board chair, who holds 41.5% of the shares.") == "Wrong"
     assert first("For Orbit Media Holdings, the largest shareholder is Kelly Entertainment Limited.") == "Irrelevant"
+
+
+def test_a_bracketed_item_number_of_a_law_is_a_value():
+    kp = "被告人甲的定罪依据为刑法第三百八十二条第一款、第三百八十三条第一款第（三）项。"
+    assert label("甲适用刑法第三百八十二条第一款、第三百八十三条第一款第（二）项。", kp, "zh") == "Wrong"
+    assert label("甲适用刑法第382条第1款、第383条第1款第(3)项。", kp, "zh") == "Relevant"

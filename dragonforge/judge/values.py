@@ -498,7 +498,7 @@ def _find_frequencies(f: _Finder) -> None:
 
 
 # 第264条 = 第二百六十四条: an article (clause, item, chapter) of a law by its number
-_P_ARTICLE_ZH = re.compile(rf"第\s*(\d+|{_CN_NUM})\s*(条|款|项|章|节)")
+_P_ARTICLE_ZH = re.compile(rf"第\s*[（(]?\s*(\d+|{_CN_NUM})\s*[）)]?\s*(条|款|项|章|节)")  # (第（三）项 too)
 
 
 def _find_articles(f: _Finder) -> None:
