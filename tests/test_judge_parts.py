@@ -1669,3 +1669,15 @@ def test_a_bracketed_item_number_of_a_law_is_a_value():
     kp = "被告人甲的定罪依据为刑法第三百八十二条第一款、第三百八十三条第一款第（三）项。"
     assert label("甲适用刑法第三百八十二条第一款、第三百八十三条第一款第（二）项。", kp, "zh") == "Wrong"
     assert label("甲适用刑法第382条第1款、第383条第1款第(3)项。", kp, "zh") == "Relevant"
+
+
+def test_nightly_and_mealtime_doses_are_frequencies():
+    assert [(v.value, v.unit) for v in values("每晚1次", "zh")] == [(1.0, "per day")]
+    assert [(v.value, v.unit) for v in values("Take it once nightly.", "en")] == [(1.0, "per day")]
+    assert [(v.value, v.unit) for v in values("三餐前皮下注射", "zh")] == [(3.0, "per day")]
+    kp = "使用坦索罗辛缓释胶囊，剂量0.2mg，口服，每晚1次。"
+    assert label("术后予坦索罗辛缓释胶囊0.2mg口服，每日3次。", kp, "zh") == "Wrong"
+    assert label("术后予坦索罗辛缓释胶囊0.2mg口服，每日1次（睡前）。", kp, "zh") == "Relevant"
+    kp = "It was given subcutaneously before each of the three main meals."
+    assert label("Insulin aspart was injected subcutaneously once at bedtime.", kp, "en") == "Wrong"
+    assert label("Insulin aspart was injected subcutaneously three times a day, before meals.", kp, "en") == "Relevant"

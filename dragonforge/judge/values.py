@@ -480,11 +480,14 @@ _P_LABEL_BEFORE = re.compile(r"\b(type|grade|stage|class|phase|level|day|week|cy
 _P_LABEL_AFTER = re.compile(r"^\s*(型|级|期|类)")
 
 
-# a dosing frequency as times a day: 每12小时1次 = every 12 hours = twice daily = 2
-_P_FREQ_ZH = re.compile(rf"(?:每\s*隔?|一)\s*(?:(\d+|{_CN_NUM})\s*(?:个)?小时|(日|天))\s*(\d+|{_CN_NUM})?\s*次")
+# a dosing frequency as times a day: 每12小时1次 = every 12 hours = twice daily = 2; 每晚1次 = once nightly = 1
+_P_FREQ_ZH = re.compile(rf"(?:每\s*隔?|一)\s*(?:(\d+|{_CN_NUM})\s*(?:个)?小时|(日|天|晚|早|晨|夜))\s*(\d+|{_CN_NUM})?\s*次")
 _P_FREQ_EN = re.compile(r"\bevery\s+(\d+)\s+hours?\b|\b(once|twice|three times|four times|(\d+) times)\s+"
-                        r"(?:daily|a day|per day)\b", re.I)
+                        r"(?:daily|a day|per day|nightly|at night|at bedtime|every (?:night|morning|evening))\b", re.I)
 _TIMES = {"once": 1, "twice": 2, "three times": 3, "four times": 4}
+# "before each of the 3 main meals", 三餐前: as many times a day as meals
+_P_FREQ_MEALS = re.compile(r"\b(?:before|after|with)\s+(?:each\s+of\s+)?(?:the\s+|her\s+|his\s+)?(\d)\s+(?:main\s+)?meals\b"
+                           r"|([一二三1-3])餐(?:前|后|时)", re.I)
 
 
 def _find_frequencies(f: _Finder) -> None:
@@ -492,6 +495,9 @@ def _find_frequencies(f: _Finder) -> None:
         times = _number(m[3])[0] if m[3] else 1.0
         per_day = times * (24 / _number(m[1])[0] if m[1] else 1)
         f.add("count", per_day, *m.span(), unit="per day", step=0.05)
+    if "餐" in f.text or "meals" in f.text:
+        for m in _P_FREQ_MEALS.finditer(f.text):
+            f.add("count", _number(m[1] or m[2])[0], *m.span(), unit="per day", step=0.05)
     for m in _P_FREQ_EN.finditer(f.text):
         per_day = 24 / int(m[1]) if m[1] else float(m[3]) if m[3] else float(_TIMES[m[2].lower()])
         f.add("count", per_day, *m.span(), unit="per day", step=0.05)
@@ -548,7 +554,8 @@ def _find_all_values(text: str, language: str) -> _Finder:
     _find_dates(f)
     _find_same_day(f)
     _find_percents(f)
-    if "次" in f.text or "every" in f.text or "daily" in f.text or "a day" in f.text:
+    if "次" in f.text or "every" in f.text or "daily" in f.text or "a day" in f.text or "night" in f.text \
+            or "bedtime" in f.text or "meals" in f.text or "餐" in f.text:
         _find_frequencies(f)
     _find_times(f, language)
     _find_money(f)
