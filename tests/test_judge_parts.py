@@ -1681,3 +1681,11 @@ def test_nightly_and_mealtime_doses_are_frequencies():
     kp = "It was given subcutaneously before each of the three main meals."
     assert label("Insulin aspart was injected subcutaneously once at bedtime.", kp, "en") == "Wrong"
     assert label("Insulin aspart was injected subcutaneously three times a day, before meals.", kp, "en") == "Relevant"
+
+
+def test_more_drug_stems_name_drugs():
+    kp = "使用双氯芬酸钠栓，剂量50mg，纳肛，必要时。"
+    assert label("术后予吲哚美辛栓50mg纳肛止痛（必要时）。", kp, "zh") == "Wrong"
+    assert label("术后予双氯芬酸钠栓50mg纳肛止痛（必要时）。", kp, "zh") == "Relevant"
+    kp = "Diclofenac sodium suppository 50 mg was given rectally as needed."
+    assert label("Indomethacin suppository 50 mg was given rectally as needed.", kp, "en") == "Wrong"

@@ -626,11 +626,12 @@ def _has_member(text: str, member: str, language: str) -> bool:
 _P_DRUG_EN = re.compile(
     r"\b(?:[a-z]+(?:cillin|mycin|micin|cycline|floxacin|conazole|prazole|[a-z]vir|profen|fenac|coxib|olol|pril|"
     r"sartan|dipine|statin|parin|xaban|grel|tidine|setron|gliptin|glinide|glitazone|formin|azepam|zolam|triptan|cobalamin|"
-    r"[a-z]mab|tinib|nisone|olone|methasone|semide|sulosin|azosin|steride|tropium|terol|sonide|phylline|lukast)|cef[a-z]{3,}|insulin|aspirin|"
+    r"[a-z]mab|tinib|nisone|olone|methasone|semide|sulosin|azosin|steride|tropium|terol|sonide|phylline|lukast|metacin|methacin|dronate|gliflozin|oxetine|triptyline|peridol|apine|caine)|cef[a-z]{3,}|insulin|aspirin|"
     r"acetaminophen|paracetamol|morphine|tramadol|ambroxol|warfarin|digoxin|nitroglycerin|dexamethasone)\b", re.I)
 _P_DRUG_ZH = re.compile(r"头孢|西林|霉素|环素|沙星|康唑|洛韦|他韦|洛芬|芬酸|昔布|洛尔|普利|沙坦|地平|他汀|肝素|沙班|格雷|拉唑|替丁|司琼|"
                         r"列汀|格列|双胍|西泮|唑仑|曲坦|单抗|替尼|尼松|米松|塞米|罗辛|雄胺|胰岛素|阿司匹林|对乙酰氨基酚|吗啡|"
-                        r"曲马多|氨溴索|华法林|地高辛|硝酸甘油|尼龙|松龙|奈德|胺醇|巴坦|特罗|溴铵|氯铵|噻嗪")
+                        r"曲马多|氨溴索|华法林|地高辛|硝酸甘油|尼龙|松龙|奈德|胺醇|巴坦|特罗|溴铵|氯铵|噻嗪|"
+                        r"美辛|膦酸|西汀|替林|卡因|硝唑")
 
 
 _ZH_DRUG_PREFIXES = ("头孢", "格列")  # stems that open the name (头孢曲松); the others close it (左氧氟沙星)
