@@ -1689,3 +1689,10 @@ def test_more_drug_stems_name_drugs():
     assert label("术后予双氯芬酸钠栓50mg纳肛止痛（必要时）。", kp, "zh") == "Relevant"
     kp = "Diclofenac sodium suppository 50 mg was given rectally as needed."
     assert label("Indomethacin suppository 50 mg was given rectally as needed.", kp, "en") == "Wrong"
+
+
+def test_a_verb_before_a_short_drug_name_is_not_part_of_it():
+    kps = ["1. 使用头孢曲松，剂量2g，静脉滴注，每日1次。", "2. 使用甲硝唑，剂量0.5g，静脉滴注，每8小时1次。"]
+    answer = "予头孢曲松2g静脉滴注每日1次、甲硝唑0.5g静脉滴注每8小时1次抗感染。"
+    assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Relevant", "Relevant"]
+    assert label("予替硝唑0.5g静脉滴注每8小时1次。", kps[1], "zh", kps) == "Wrong"

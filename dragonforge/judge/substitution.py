@@ -638,6 +638,7 @@ _ZH_DRUG_PREFIXES = ("头孢", "格列")  # stems that open the name (头孢曲�
 _ZH_WHOLE_DRUGS = ("胰岛素", "阿司匹林", "对乙酰氨基酚", "吗啡", "曲马多", "氨溴索", "华法林", "地高辛", "硝酸甘油")
 
 
+_ZH_BEFORE_DRUG = "用予给服及和与并或为是行以经后改换停加联"  # words that come before a short name (予甲硝唑)
 _P_DRUG_LABEL = re.compile(r"\b(?:drug|medication|medicine|agent)\b|药物|药品|用药", re.I)
 
 
@@ -653,7 +654,8 @@ def _drugs(text: str, language: str) -> set[str]:
         elif m[0] in _ZH_DRUG_PREFIXES:
             out.add(m[0] + "".join(c for c in text[m.end():m.end() + 2] if _P_CJK.match(c)))
         else:
-            out.add("".join(c for c in text[max(m.start() - 2, 0):m.start()] if _P_CJK.match(c)) + m[0])
+            lead = "".join(c for c in text[max(m.start() - 2, 0):m.start()] if _P_CJK.match(c))
+            out.add(lead.lstrip(_ZH_BEFORE_DRUG) + m[0])  # (予甲硝唑 names 甲硝唑: a verb is not its lead)
     return out
 
 
