@@ -1696,3 +1696,21 @@ def test_a_verb_before_a_short_drug_name_is_not_part_of_it():
     answer = "予头孢曲松2g静脉滴注每日1次、甲硝唑0.5g静脉滴注每8小时1次抗感染。"
     assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Relevant", "Relevant"]
     assert label("予替硝唑0.5g静脉滴注每8小时1次。", kps[1], "zh", kps) == "Wrong"
+
+
+def test_a_partys_own_total_beside_the_joint_one_is_its_value():
+    kps = ["1. 王丽住院12天。", "2. 李娟住院6天。", "3. 两人合计住院18天。"]
+    asked = "某医院的王丽和另一医院的李娟合计住院多少天？"
+    answer = "王丽9月13日入院、9月25日出院，共住院13天；李娟住院6天；两人合计19天。"
+    assert [lab.label for lab in judge_keypoints(answer, kps, "zh", question=asked)] == ["Wrong", "Relevant", "Wrong"]
+    answer = "王丽住院12天，李娟住院6天，共住院18天。"
+    assert [lab.label for lab in judge_keypoints(answer, kps, "zh", question=asked)] == ["Relevant", "Relevant",
+                                                                                         "Relevant"]
+
+
+def test_a_finding_not_seen_is_denied_to_the_end_of_its_phrase():
+    kp = "12导联心电图检查结果提示Ⅱ、Ⅲ、aVF导联ST段抬高3.2mm。"
+    assert label("12导联心电图示窦性心律，未见明显ST段抬高。", kp, "zh") == "Wrong"
+    assert label("心电图示Ⅱ、Ⅲ、aVF导联ST段抬高3.2mm，未见病理性Q波。", kp, "zh") == "Relevant"
+    # the records not showing it is no denial
+    assert label("出院记录中未见该患者的心电图检查结果，无法回答。", kp, "zh") == "Irrelevant"

@@ -964,9 +964,12 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         if k_event is not None and a_event is None and _bare_year(k) and _bare_year(a):
             continue  # "In 2020 its revenue rose" is no founding year: a bare year must name the keypoint's event
         if not _P_JOINT.search(own_kp_text) and (_P_JOINT.search((_clause_of(ans, a.span[0]) or _NO_CLAUSE).text) or (
-                _total_beside(ans, a) and any(_P_JOINT.search(s.text.text) for s in others))):
+                _total_beside(ans, a) and any(_P_JOINT.search(s.text.text) for s in others) and not any(
+                    b is not a and b.kind == a.kind and _P_JOINT.search((_clause_of(ans, b.span[0]) or _NO_CLAUSE).text)
+                    for b in ans.values))):
             continue  # said of several together ("两人合计住院11天", "combined"; "22 days in total" where another
-            # keypoint gives the total): no one party's value
+            # keypoint gives the total, and the answer says no other value as the joint one: "共住院13天…两人合计19天"
+            # leaves 13天 one party's): no one party's value
         same_party = bool(said_of & mine)
         ctx = scene.blank(_context(ans, a, ans.values))
         score = _share(words, ctx, lang)

@@ -176,6 +176,7 @@ _P_NEGATION_ZH = re.compile(r"否认|没有|并未|尚未|未(?!来|成年|婚)|
                             r"非(?!常|法|凡|典型)|阴性|不成立|宣告.{0,4}无罪")
 # "not disclosed", "未在资料中披露": a clause saying the information is missing, not a denial
 _P_NOT_SAID = re.compile(r"(?:未|没有|不|并未)[^，。；]{0,8}(?:提及|披露|记载|说明|找到|显示|给出|列明|提到)|"
+                         r"(?:资料|记录|文件|文档|报告|材料|病历|文书)[^，。；]{0,4}未见|未见[^，。；]{0,16}(?:数据|信息|记载)|"
                          r"\b(?:not|n't|no)\b(?:\s+\w+){0,3}\s+(?:mention|state|disclos|record|specif|provid|report|"
                          r"give(?!n\s+(?!in\b|by\b|there\b)[a-z])|list|found(?!\s*[.;,]|\s+(?:at|on|during)\b)|"
                          r"availab)|\bno\s+(?:information|details?|data|records?|mention)\b(?:\s+\w+){0,3}\s+found",
@@ -336,6 +337,10 @@ _P_JOIN = re.compile(r"\b(?:and|or|but|with|while)\b|[,;]|和|及|与|、|并|�
 _P_NO_BEFORE_NAME = re.compile(r"\b(?:no|without)\b")
 
 
+# "未见明显ST段抬高", "未闻及干湿性啰音": an examination's finding not seen, to the end of its phrase
+_P_NOT_SEEN_ZH = re.compile(r"(?:未见|未发现|未闻及|未触及|未扪及|未探及)(?:(?!诱因)[^，,。；;、：:])*$")
+
+
 def _negated_near(text: str, topic: set[str], language: str, strict: bool = False) -> bool:
     """A negation whose scope reaches the topic: right before one of its words (three English words,
     four Chinese characters), or in Chinese right after it (罪名不成立); "had no debts and paid in
@@ -360,6 +365,8 @@ def _negated_near(text: str, topic: set[str], language: str, strict: bool = Fals
             before = _P_JOIN.split(before)[-1]
         elif language == "en" and _P_NO_BEFORE_NAME.search(_P_JOIN.split(" ".join(low[:a].split()[-5:]))[-1]):
             return True  # "no left atrial appendage thrombus": "no" before a longer name, nothing joined between
+        if language == "zh" and not strict and _P_NOT_SEEN_ZH.search(low[:a]):
+            return True  # a finding not seen governs its whole phrase: 未见明显ST段抬高
         after = pattern.search(low, b) if language == "zh" and not strict else None  # (read past the window: 无力)
         if pattern.search(before) or (after is not None and after.start() < b + 5):
             return True
