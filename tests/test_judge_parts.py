@@ -1714,3 +1714,10 @@ def test_a_finding_not_seen_is_denied_to_the_end_of_its_phrase():
     assert label("心电图示Ⅱ、Ⅲ、aVF导联ST段抬高3.2mm，未见病理性Q波。", kp, "zh") == "Relevant"
     # the records not showing it is no denial
     assert label("出院记录中未见该患者的心电图检查结果，无法回答。", kp, "zh") == "Irrelevant"
+
+
+def test_an_agent_noun_says_its_verb_for_a_denial():
+    kp = "阎明辩护的被告人是邓军。"
+    assert label("阎明并未担任邓军的辩护人，邓军由值班律师提供法律帮助。", kp, "zh") == "Wrong"
+    assert label("阎明担任邓军的辩护人。", kp, "zh") == "Relevant"
+    assert label("公司董事会共11人，其中4人为非独立董事。", "董事会由11名董事组成，其中独立董事4名。", "zh") == "Wrong"

@@ -249,6 +249,8 @@ def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | Non
                 return f"answer denies what keypoint states: {c.text.strip()[:60]}"  # "alert but not flushed"
     for c, text, toks in clauses:
         share = sum(1 for s in kp if s in toks) / len(kp)
+        if lang == "zh" and head not in toks and len(head) >= 2:  # 辩护人 says the keypoint's 辩护
+            toks = toks | {head for t in toks if t[:-1] == head and t[-1] in "人者员方"}  # (not 董事会 for 董事)
         if not (head in toks or (share >= 0.6 and len(kp) >= 2)) or len(toks) <= 1 and not _negated(text, lang):
             continue  # off the topic, or a bare label ("史：") whose value is the next clause
         if _P_NOT_SAID.search(text):
