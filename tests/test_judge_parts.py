@@ -1721,3 +1721,14 @@ def test_an_agent_noun_says_its_verb_for_a_denial():
     assert label("阎明并未担任邓军的辩护人，邓军由值班律师提供法律帮助。", kp, "zh") == "Wrong"
     assert label("阎明担任邓军的辩护人。", kp, "zh") == "Relevant"
     assert label("公司董事会共11人，其中4人为非独立董事。", "董事会由11名董事组成，其中独立董事4名。", "zh") == "Wrong"
+
+
+def test_a_role_said_by_its_verb_or_after_a_copula():
+    kp = "Carl Hanson defended Danny Jones."
+    assert label("Carl Hanson was the prosecutor in the case against Danny Jones.", kp, "en") == "Wrong"
+    assert label("Carl Hanson was the defence lawyer for Danny Jones.", kp, "en") == "Relevant"
+    kp = "阎明辩护的被告人是邓军。"
+    assert label("阎明是本案合议庭的审判员，审理的是被告人邓军一案。", kp, "zh") == "Wrong"
+    assert label("阎明是邓军的辩护人。", kp, "zh") == "Relevant"
+    # 为被告人NAME辩护: the one defended, not the counsel
+    assert label("单红的委托人为被告人董杨。", "单红为被告人徐勇辩护。", "zh") == "Wrong"

@@ -549,6 +549,10 @@ _P_ROLE_ZH = re.compile("|".join(f"(?P<r{n}>{'|'.join(p for p in ps if not p.isa
                                  for n, ps in enumerate(ROLES.values()) if not all(p.isascii() for p in ps)))
 _ROLE_NAMES = list(ROLES)
 _P_ROLE_PIECE = re.compile(r"[,;:，；：。\n|]|(?<=[a-z])\.\s|\bwhile\b|\bwhereas\b|而")
+# a role said right after the name: "NAME defended B", "NAME辩护的被告人", "NAME was the prosecutor in B's case"
+_P_ROLE_VERB_AFTER = {"en": re.compile(r"\s+(?:defended|defends|was defending)\b"), "zh": re.compile(r"(?:为其)?辩护(?!人)")}
+_P_FOR_ZH = re.compile(r"(?:为|替|给)(?:被告人)?$")
+_P_COPULA_EN = re.compile(r"\s+(?:was|is|served as|acted as)\s+(?:the|a|an)\s+(?:\w+\s+)?$")
 
 
 def _roles_held(text: str, mentions: list[tuple[int, int, int]], scene: _Scene) -> dict[int, set[str]]:
@@ -558,14 +562,21 @@ def _roles_held(text: str, mentions: list[tuple[int, int, int]], scene: _Scene) 
     pattern = _P_ROLE_ZH if scene.language == "zh" else _P_ROLE_EN
     roles = [(m.start(), m.end(), _ROLE_NAMES[int(str(m.lastgroup)[1:])])
              for m in pattern.finditer(text)]
-    if not roles:
-        return {}
     people = [m for m in mentions if not scene.entities[m[2]].org]
+    if not roles and not any(_P_ROLE_VERB_AFTER[scene.language].match(text, b) for _, b, _ in people):
+        return {}
     held: dict[int, set[str]] = {}
     for a, _, i in people:
         before = [r for s, e, r in roles if 0 <= a - e <= 3 and text[e:a].strip() in ("", ":", "：")]
         if before:
             held.setdefault(i, set()).add(before[-1])
+    for a, b, i in people:
+        if _P_ROLE_VERB_AFTER[scene.language].match(text, b) and not _P_FOR_ZH.search(text, 0, a):
+            held.setdefault(i, set()).add("defence counsel")  # (not 为被告人NAME辩护: the one defended)
+        elif scene.language == "en":
+            after = [r for s, e, r in roles if 0 < s - b <= 40 and _P_COPULA_EN.fullmatch(text[b:s])]
+            if after:
+                held.setdefault(i, set()).add(after[0])
     cuts = [0] + [m.end() for m in _P_ROLE_PIECE.finditer(text)] + [len(text)]
     for lo, hi in zip(cuts, cuts[1:], strict=False):
         here = {i for a, _, i in people if lo <= a < hi}
