@@ -1732,3 +1732,15 @@ def test_a_role_said_by_its_verb_or_after_a_copula():
     assert label("阎明是邓军的辩护人。", kp, "zh") == "Relevant"
     # 为被告人NAME辩护: the one defended, not the counsel
     assert label("单红的委托人为被告人董杨。", "单红为被告人徐勇辩护。", "zh") == "Wrong"
+
+
+def test_a_status_said_before_the_range_is_the_readings():
+    kps = ["1. The neutrophil percentage result was 91.2%.",
+           "2. The reference range is 40-75%, so the result is above the reference range."]
+    got = judge_keypoints("The neutrophil percentage was 91.2%, within the reference range of 40-75%.", kps, "en")
+    assert [lab.label for lab in got] == ["Relevant", "Wrong"]
+    got = judge_keypoints("The neutrophil percentage was 91.2%, above the reference range of 40-75%.", kps, "en")
+    assert [lab.label for lab in got] == ["Relevant", "Relevant"]
+    # the status of the reading before it, across a clause, is not this range's
+    kp = "凝血酶原时间为12.9秒，在参考范围内。"
+    assert label("白细胞计数11.2×10⁹/L，高于参考范围；凝血酶原时间12.9秒，在11～14秒的参考范围内。", kp, "zh") == "Relevant"

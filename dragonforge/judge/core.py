@@ -747,6 +747,9 @@ _P_ALL_NORMAL = re.compile(r"\b(?:all|every|each)\b[^:：.;]{0,60}\b(?:within no
                            r"ranges?)[^:：.;]{0,20}[:：]|(?:均|都|全部)[^：:。；]{0,10}(?:正常|参考范围内)[^：:。；]{0,6}[：:]", re.I)
 
 
+_P_RANGE_WORD = re.compile(r"范围|区间|\b(?:range|limits)\b", re.I)
+
+
 def _range_status(t: _Text, v: Value) -> str | None:
     """Where a reading is said to lie against its reference range, in the words right after it (up to the next
     value or item): "68 mmHg，偏低", "9 mm/h, within the normal range", "(↓, ref 80-100)"."""
@@ -760,6 +763,14 @@ def _range_status(t: _Text, v: Value) -> str | None:
         head = _P_ALL_NORMAL.search(lead)
         if head and not re.search(r"[.;。；\n]", lead[head.end():]):
             return "normal"
+    if not found:  # "91.2%, within the reference range of 40-75%": said of the range, before it
+        start = v.span[0]
+        prev = [x for x in t.values if x.span[1] <= start]
+        while prev and re.fullmatch(r"\s*[-–~～至到]\s*", t.text[prev[-1].span[1]:start]):
+            start, prev = prev[-1].span[0], prev[:-1]
+        before = re.split(r"[,，;；。\n]", t.text[max([x.span[1] for x in prev] + [0]):start])[-1][-40:]
+        if _P_RANGE_WORD.search(before):
+            found = {name for name, pattern in _P_STATUS.items() if pattern.search(before)}
     if not found and stop and stop.group() in "和及、":  # "A 184U/L和B 3.98mmol/L均未超出参考范围": said of both
         rest = re.split(r"[；;。\n]", t.text[v.span[1]:], maxsplit=1)[0]
         both = re.search(r"(?:均|都|皆)(.{0,12})", rest)
