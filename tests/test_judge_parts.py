@@ -1744,3 +1744,10 @@ def test_a_status_said_before_the_range_is_the_readings():
     # the status of the reading before it, across a clause, is not this range's
     kp = "凝血酶原时间为12.9秒，在参考范围内。"
     assert label("白细胞计数11.2×10⁹/L，高于参考范围；凝血酶原时间12.9秒，在11～14秒的参考范围内。", kp, "zh") == "Relevant"
+
+
+def test_a_drug_is_one_however_much_of_the_text_before_it_is_read_with_it():
+    kp = "使用泼尼松，剂量30mg，口服，每日1次。"
+    assert label("出院带药包括泼尼松30mg口服每日1次。", kp, "zh") == "Relevant"
+    assert label("出院带药包括泼尼松60mg口服每日1次。", kp, "zh") == "Wrong"
+    assert label("He received hydrocortisone 2 mg/kg.", "He received methylprednisolone 2 mg/kg.", "en") == "Wrong"

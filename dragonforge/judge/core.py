@@ -78,6 +78,7 @@ from dragonforge.judge.substitution import (
     _code_swap,
     _drug_swap,
     _drugs,
+    _shares_drug,
     _fact_lead_swap,
     _field_label_swap,
     _filler_clash,
@@ -294,7 +295,7 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
                 relabelled.append((k, a))
             elif _other_row(a, all_words, scene):
                 elsewhere = True  # a table row labelled otherwise, where another row carries the keypoint's label
-            elif kp_drugs and (d := _drugs((_clause_of(ans, a.span[0]) or _NO_CLAUSE).text, lang)) and not d & kp_drugs:
+            elif kp_drugs and (d := _drugs((_clause_of(ans, a.span[0]) or _NO_CLAUSE).text, lang)) and not _shares_drug(d, kp_drugs):
                 elsewhere = True  # a dose or frequency said of another drug ("头孢呋辛1.5g ivgtt bid；氟比洛芬酯50mg iv qd")
             elif k.kind == "date" and not _bare_year(k) and (k_ev := _date_event(kt, k, lang)) is not None \
                     and (a_ev := _date_event(ans, a, lang, near=True)) is not None and a_ev != k_ev \
@@ -376,7 +377,7 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
                 float(k.value), float(a.value), k.step, a.step)), None)  # 2.21亿美元 for 2.21亿元: another currency
         if rival is None and k.kind != "date":
             rival = _dated_with(k, ans, found, values, [a for a in live if not (kp_drugs and (
-                d := _drugs((_clause_of(ans, a.span[0]) or _NO_CLAUSE).text, lang)) and not d & kp_drugs)],
+                d := _drugs((_clause_of(ans, a.span[0]) or _NO_CLAUSE).text, lang)) and not _shares_drug(d, kp_drugs))],
                 others, mine)  # (a dose of another drug is that drug's)
         if rival is None and not any(scene.mentioned(i) for i in mine):
             # the keypoint's party never named, its value said of a party the answer alone names: "The largest
@@ -964,7 +965,7 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         if _other_record(a, kp_dates, scene, live):
             continue  # belongs to another dated event
         a_drugs = _clause_drugs(ans, a.span[0], lang) if k_drugs else set()
-        if a_drugs and not a_drugs & k_drugs:
+        if a_drugs and not _shares_drug(a_drugs, k_drugs):
             continue  # a dose or frequency of another drug
         if k_prior and not _prior(_context(ans, a, ans.values)):
             continue  # the keypoint's is last year's figure; one said without "上年"/"prior year" is this year's
@@ -996,7 +997,7 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         if k_event is not None and a_event == k_event and not (
                 mine and (named := scene.named_in_sentence(_sentence_index(ans, a.span[0]) or 0)) and not named & mine):
             named_event = True  # "detained on DATE" for "placed in criminal detention on DATE": the same event
-        if k_prior or a_drugs & k_drugs:
+        if k_prior or _shares_drug(a_drugs, k_drugs):
             named_event = True  # last year's figure said as last year's; the keypoint's drug's own dose
         row = _row_label(ans, a.span[0])
         if row is not None and _share(kp_words, scene.blank(row), lang) > 0 and not (mine and said_of - mine):

@@ -472,7 +472,7 @@ def _value_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[Key
     kp_drugs = _drugs(kt.text, lang)
     clauses = [(piece, words) for c, named, piece, words in all_clauses
                if not (mine and named and not named & mine)  # not a clause about someone else
-               and not (kp_drugs and (theirs := _drugs(c.text, lang)) and not theirs & kp_drugs)]  # nor another drug
+               and not (kp_drugs and (theirs := _drugs(c.text, lang)) and not _shares_drug(theirs, kp_drugs))]  # nor another drug
     value_words = set(_tokens(kt.text, lang))
     for value in values:
         for clause, words in clauses:
@@ -546,7 +546,7 @@ def _closed_class_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str |
         return None  # (the common case, found by one search)
     kp_drugs = _drugs(kt.text, lang)
     if kp_drugs:  # a route said of another drug says nothing of the keypoint's
-        text = " ".join(c.text for c in ans.clauses if not ((d := _drugs(c.text, lang)) and not d & kp_drugs))
+        text = " ".join(c.text for c in ans.clauses if not ((d := _drugs(c.text, lang)) and not _shares_drug(d, kp_drugs)))
     else:
         text = ans.text
     # (a party that is itself a member, an exchange the keypoint names, is the value, not whom it is said of)
@@ -571,7 +571,7 @@ def _closed_class_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str |
         topic = set(_content_tokens(_P_ANY_MEMBER.sub(" ", kp_low), lang)) - scene.premise \
             if members in _NEEDS_TOPIC else set()
         for c in scene.clauses_about(mine):  # (not a clause about someone else)
-            if kp_drugs and (d := _drugs(c.text, lang)) and not d & kp_drugs:
+            if kp_drugs and (d := _drugs(c.text, lang)) and not _shares_drug(d, kp_drugs):
                 continue  # a clause about another drug
             clause = c.text if lang == "zh" else c.text.lower()
             if topic and not topic & set(_content_tokens(clause, lang)):
@@ -626,12 +626,12 @@ def _has_member(text: str, member: str, language: str) -> bool:
 _P_DRUG_EN = re.compile(
     r"\b(?:[a-z]+(?:cillin|mycin|micin|cycline|floxacin|conazole|prazole|[a-z]vir|profen|fenac|coxib|olol|pril|"
     r"sartan|dipine|statin|parin|xaban|grel|tidine|setron|gliptin|glinide|glitazone|formin|azepam|zolam|triptan|cobalamin|"
-    r"[a-z]mab|tinib|nisone|olone|methasone|semide|sulosin|azosin|steride|tropium|terol|sonide|phylline|lukast|metacin|methacin|dronate|gliflozin|oxetine|triptyline|peridol|apine|caine)|cef[a-z]{3,}|insulin|aspirin|"
+    r"[a-z]mab|tinib|nisone|olone|methasone|semide|sulosin|azosin|steride|tropium|terol|sonide|phylline|lukast|metacin|methacin|dronate|gliflozin|oxetine|triptyline|peridol|apine|caine|cortisone)|cef[a-z]{3,}|insulin|aspirin|"
     r"acetaminophen|paracetamol|morphine|tramadol|ambroxol|warfarin|digoxin|nitroglycerin|dexamethasone)\b", re.I)
 _P_DRUG_ZH = re.compile(r"头孢|西林|霉素|环素|沙星|康唑|洛韦|他韦|洛芬|芬酸|昔布|洛尔|普利|沙坦|地平|他汀|肝素|沙班|格雷|拉唑|替丁|司琼|"
                         r"列汀|格列|双胍|西泮|唑仑|曲坦|单抗|替尼|尼松|米松|塞米|罗辛|雄胺|胰岛素|阿司匹林|对乙酰氨基酚|吗啡|"
                         r"曲马多|氨溴索|华法林|地高辛|硝酸甘油|尼龙|松龙|奈德|胺醇|巴坦|特罗|溴铵|氯铵|噻嗪|"
-                        r"美辛|膦酸|西汀|替林|卡因|硝唑")
+                        r"美辛|膦酸|西汀|替林|卡因|硝唑|可的松")
 
 
 _ZH_DRUG_PREFIXES = ("头孢", "格列")  # stems that open the name (头孢曲松); the others close it (左氧氟沙星)
@@ -640,6 +640,19 @@ _ZH_WHOLE_DRUGS = ("胰岛素", "阿司匹林", "对乙酰氨基酚", "吗啡", 
 
 _ZH_BEFORE_DRUG = "用予给服及和与并或为是行以经后改换停加联"  # words that come before a short name (予甲硝唑)
 _P_DRUG_LABEL = re.compile(r"\b(?:drug|medication|medicine|agent)\b|药物|药品|用药", re.I)
+
+
+def _same_drug(a: str, b: str) -> bool:
+    """One drug, however much of the text before its stem was read with it (到泼尼松 and 泼尼松; not 奥硝唑 and 甲硝唑)."""
+    return a.endswith(b) or b.endswith(a)
+
+
+def _shares_drug(these: set[str], those: set[str]) -> bool:
+    return any(_same_drug(a, b) for a in these for b in those)
+
+
+def _other_drugs(these: set[str], *others: set[str]) -> set[str]:
+    return {a for a in these if not any(_shares_drug({a}, o) for o in others)}
 
 
 def _drugs(text: str, language: str) -> set[str]:
@@ -683,7 +696,7 @@ def _drug_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
         - {w for d in ours for w in _content_tokens(d, lang)}  # (a name the stems do not know is no topic word)
     mine = set(kp_parties)
     for c in scene.clauses_about(mine):  # (not a clause about someone else)
-        theirs = _drugs(c.text, lang) - ours - asked
+        theirs = _other_drugs(_drugs(c.text, lang), ours, asked)
         if not theirs or any(d.refusal and d.sentence == c.sentence for d in ans.clauses):
             continue  # (… "lists X and Y but does not mention an analgesic": what is missing is said)
         theirs = {d for d in theirs if not _dosed_as_another(d, c.span, kt, scene)}
