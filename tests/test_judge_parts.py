@@ -1751,3 +1751,12 @@ def test_a_drug_is_one_however_much_of_the_text_before_it_is_read_with_it():
     assert label("出院带药包括泼尼松30mg口服每日1次。", kp, "zh") == "Relevant"
     assert label("出院带药包括泼尼松60mg口服每日1次。", kp, "zh") == "Wrong"
     assert label("He received hydrocortisone 2 mg/kg.", "He received methylprednisolone 2 mg/kg.", "en") == "Wrong"
+
+
+def test_a_comparative_after_bu_shi_is_negated():
+    kps = ["1. 华瑞投资控股股份有限公司于2021年4月16日审议通过年度报告。", "2. 宏达商业股份有限公司于2022年3月23日审议通过年度报告。",
+           "3. 华瑞投资控股股份有限公司审议通过得更早。"]
+    answer = "华瑞投资控股于2021年4月16日、宏达商业于2022年3月23日审议通过年度报告，因此华瑞投资控股并不是更早的一家。"
+    assert [lab.label for lab in judge_keypoints(answer, kps, "zh")][2] == "Wrong"
+    answer = "华瑞投资控股于2021年4月16日、宏达商业于2022年3月23日审议通过年度报告，因此华瑞投资控股是更早的一家。"
+    assert [lab.label for lab in judge_keypoints(answer, kps, "zh")][2] == "Relevant"

@@ -137,7 +137,7 @@ _ZH_CMP_SIGN = {"年轻": _LESS, "年长": _MORE, "高": _MORE, "低": _LESS, "�
 
 
 _P_NOT_BEFORE_CMP_EN = re.compile(r"(?:\bnot|n't|\bnever)\s+(?:\w+\s+)?$", re.I)  # "was not higher", "isn't any later"
-_P_NOT_BEFORE_CMP_ZH = re.compile(r"(?:并不|不|并没有|没有|并非)$")  # "并不高于", "不比…高"
+_P_NOT_BEFORE_CMP_ZH = re.compile(r"(?:并不|不|并没有|没有|并非)(?:是)?$")  # "并不高于", "不比…高", "并不是更早的"
 
 
 def _comparatives(text: str, language: str) -> list[tuple[int, int, str]]:
@@ -148,7 +148,7 @@ def _comparatives(text: str, language: str) -> list[tuple[int, int, str]]:
         for m in _P_CMP_ZH.finditer(text):
             word = next(g for g in m.groups() if g)
             sign = _ZH_CMP_SIGN[word]
-            out.append((m.start(), -sign if _P_NOT_BEFORE_CMP_ZH.search(text[max(0, m.start() - 3):m.start()])
+            out.append((m.start(), -sign if _P_NOT_BEFORE_CMP_ZH.search(text[max(0, m.start() - 4):m.start()])
                         else sign, word))
     else:
         for m in _P_CMP_EN.finditer(text):
