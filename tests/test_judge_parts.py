@@ -1760,3 +1760,15 @@ def test_a_comparative_after_bu_shi_is_negated():
     assert [lab.label for lab in judge_keypoints(answer, kps, "zh")][2] == "Wrong"
     answer = "华瑞投资控股于2021年4月16日、宏达商业于2022年3月23日审议通过年度报告，因此华瑞投资控股是更早的一家。"
     assert [lab.label for lab in judge_keypoints(answer, kps, "zh")][2] == "Relevant"
+
+
+def test_a_courts_place_after_of_is_part_of_its_name():
+    kp = "1. The offence of May 3, 2019 was tried by the Oakview District People's Court of Port Hale."
+    facts = [[{"kind": "date", "key": "crime_date", "text": "May 3, 2019"},
+              {"kind": "organisation", "key": "court_name", "text": "Oakview District People's Court of Port Hale"}]]
+
+    def judged(answer: str) -> str:
+        return judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label
+
+    assert judged("The offence of May 3, 2019 was tried by the Intermediate People's Court of Port Hale.") == "Wrong"
+    assert judged("The offence of May 3, 2019 was tried by the Oakview District People's Court of Port Hale.") == "Relevant"

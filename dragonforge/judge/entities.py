@@ -192,11 +192,19 @@ def _entities(text: str, language: str, taken: bytearray) -> list[_Entity]:
                 continue
             if re.fullmatch(r".*\b(?:No|Nos|Number)\.?", m[0]) and re.match(r"\s*\d", text[b:b + 3]):
                 continue  # "Xing Chu No 657": the label of a case or file number, not a party
-            ent = _entity_en(m[0], after_number=bool(re.search(r"\d[\w-]*,?\s*$|\b(?:on|along|off|of|and|at|near|to|from)\s+$",
+            name = m[0]
+            place = _P_OF_PLACE.match(text, b) if _P_INSTITUTION_END.search(name) else None
+            if place:  # "the Intermediate People's Court of Port Jeffreyshire": the place is part of its name
+                name += place[0]
+            ent = _entity_en(name, after_number=bool(re.search(r"\d[\w-]*,?\s*$|\b(?:on|along|off|of|and|at|near|to|from)\s+$",
                                                                text[max(0, a - 12):a])))  # (or a street's preposition)
             if ent:
                 out.append(ent)
     return out
+
+
+_P_INSTITUTION_END = re.compile(r"\b(?:Court|Procuratorate)$")
+_P_OF_PLACE = re.compile(r" of (?:the )?[A-Z][A-Za-z'’\-]*(?: [A-Z][A-Za-z'’\-]*)*")
 
 
 def _same_entity(a: _Entity, b: _Entity) -> bool:
