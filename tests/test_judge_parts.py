@@ -1772,3 +1772,13 @@ def test_a_courts_place_after_of_is_part_of_its_name():
 
     assert judged("The offence of May 3, 2019 was tried by the Intermediate People's Court of Port Hale.") == "Wrong"
     assert judged("The offence of May 3, 2019 was tried by the Oakview District People's Court of Port Hale.") == "Relevant"
+
+
+def test_a_figure_said_under_another_members_name():
+    kp = "精密零部件板块实现收入1.86亿元，占比46.5%。"
+    assert label("工业机械板块实现收入1.86亿元，占比46.5%；售后服务板块收入1.73亿元。", kp, "zh") == "Wrong"
+    assert label("精密零部件板块实现收入1.86亿元，占比46.5%。", kp, "zh") == "Relevant"
+    assert label("零部件板块收入1.86亿元（46.5%）。", kp, "zh") == "Relevant"
+    kp = "The vaccines segment generated $390.13 million, or 20.6% of revenue."
+    assert label("The diagnostics segment generated $390.13 million (20.6%).", kp, "en") == "Wrong"
+    assert label("The vaccines segment brought in $390.13 million, 20.6% of the total.", kp, "en") == "Relevant"

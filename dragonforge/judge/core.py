@@ -408,6 +408,9 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
         other_text = _text_fact_said_otherwise(kt, scene, facts, found)
         if other_text:
             return other_text
+        relabel = _label_said_otherwise(kt, scene, found)
+        if relabel:
+            return "Wrong", relabel
         total = _P_JOINT.search(kt.text) is not None and any(_said_as_total(ans, a) for _, a, _ in found)
         said_instead = None if total or any(_specific(a) for _, a, _ in found) else \
             _said_of_something_else(kt, scene, residual, near)  # (a specific value is its fact's own)
@@ -460,6 +463,43 @@ def _text_fact_said_otherwise(kt: _Text, scene: _Scene, facts: Sequence[Keypoint
             if leftover:
                 sep = "" if lang == "zh" else " "
                 return "Wrong", f"answer says {sep.join(leftover)} where keypoint says {f.text}"
+    return None
+
+
+# head words that name one member of a company's parts: "the X segment", "X板块"
+_MEMBER_HEADS = frozenset({_stem(w) for w in ("segment", "business", "division", "unit")} | {"板块", "业务", "分部"})
+
+
+def _label_said_otherwise(kt: _Text, scene: _Scene, found: list[tuple[Value, Value, bool]]) -> str | None:
+    """The keypoint's figure said under another member's name: the keypoint names its member before the value
+    ("精密零部件板块实现收入1.86亿元", "the vaccines segment generated $X"), the answer says the same head word
+    before the same value with other words before it ("工业机械板块实现收入1.86亿元") and never says the keypoint's."""
+    lang, ans = scene.language, scene.answer
+    said_all = scene.blank(ans.masked)
+    kp_all = set(_content_tokens(scene.blank(kt.masked), lang))
+
+    def named(t: _Text, v: Value) -> tuple[list[str], str] | None:
+        start = max([x.span[1] for x in t.values if x.span[1] <= v.span[0]] + [0])
+        piece = re.split(r"[,，;；:：。.()（）|\n]", t.masked[start:v.span[0]])[-1]
+        words = _content_tokens(scene.blank(piece), lang)
+        at = next((i for i, w in enumerate(words) if w in _MEMBER_HEADS), None)
+        if not at:
+            return None
+        return [w for w in words[:at] if w not in scene.premise and (lang == "en" or len(w) >= 2)], words[at]
+
+    for k, a, _ in found:
+        ours = named(kt, k)
+        theirs = named(ans, a)
+        if not ours or not theirs or ours[1] != theirs[1] or not ours[0]:
+            continue
+        if _share(tuple(ours[0]), said_all, lang) > 0 or (lang == "zh" and any(
+                w[i:i + 2] in said_all for w in ours[0] for i in range(len(w) - 1))):
+            continue  # the answer names the keypoint's member somewhere (部件 says 零部件)
+        other = [w for w in theirs[0] if w not in kp_all]
+        if other:
+            sep = "" if lang == "zh" else " "
+            return (f"answer gives {a.text} to {sep.join(other)} {theirs[1]} where keypoint gives it to "
+                    f"{sep.join(ours[0])}")
     return None
 
 
