@@ -1782,3 +1782,11 @@ def test_a_figure_said_under_another_members_name():
     kp = "The vaccines segment generated $390.13 million, or 20.6% of revenue."
     assert label("The diagnostics segment generated $390.13 million (20.6%).", kp, "en") == "Wrong"
     assert label("The vaccines segment brought in $390.13 million, 20.6% of the total.", kp, "en") == "Relevant"
+
+
+def test_a_value_in_a_clause_that_names_the_keypoints_counterparty_is_its():
+    kp = "1. The asset restructuring with Taylor Holdings took place on April 2, 2022."
+    answer = "Winters Digital Inc carried out its asset restructuring with Taylor Holdings on January 30, 2022."
+    assert label(answer, kp, "en") == "Wrong"
+    answer = "Winters Digital Inc carried out its asset restructuring with Taylor Holdings on April 2, 2022."
+    assert label(answer, kp, "en") == "Relevant"

@@ -282,7 +282,7 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
         good, elsewhere = [], False
         for a in (a for a in live if _same_value(k, a)):
             said_of = scene.parties(a.span[0], kinds)
-            if mine and said_of and not said_of & mine:
+            if mine and said_of and not said_of & mine and not _names_counterparty(kt, scene, a, mine):
                 elsewhere = True  # the value is there, but said of another party
                 given.append((k, a, said_of))
             elif mine and len(said_of) > 1 and scene.owner(a.span[0]) not in mine and _parallel(a, scene, live):
@@ -956,6 +956,17 @@ def _listed(k: Value, scene: _Scene, live: list[Value], used: set[int], found: l
     return None
 
 
+_P_WITH_BEFORE = re.compile(r"(?:\bwith|\bagainst|与|同)\s*$", re.I)
+
+
+def _names_counterparty(kt: _Text, scene: _Scene, a: Value, mine: set[int]) -> bool:
+    """Does answer value ``a``'s clause name the keypoint's counterparty ("the restructuring with B": B's value too,
+    though the clause is the company's: "A carried out its restructuring with B on DATE")?"""
+    counter = {i for p, _, i in scene.mentions_in(kt.text) if i in mine and _P_WITH_BEFORE.search(kt.text[max(0, p - 8):p])}
+    clause = _clause_of(scene.answer, a.span[0]) if counter else None
+    return clause is not None and bool({i for p, _, i in scene.mentions if clause.span[0] <= p < clause.span[1]} & counter)
+
+
 def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _Scene, live: list[Value],
            mine: set[int], kp_values: list[Value], swapped: bool, kinds: set[str] | None = None,
            others: list[_Sibling] | tuple[()] = ()) -> Value | None:
@@ -995,7 +1006,8 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
     alone = not rivals_of
     for a in candidates:
         said_of = scene.parties(a.span[0], kinds)
-        if mine and said_of and not said_of & mine:
+        if mine and said_of and not said_of & mine and not (
+                own_kp is not None and _names_counterparty(own_kp, scene, a, mine)):
             continue  # said of another party
         if any(s.parties and not s.parties & mine and (not said_of or said_of <= s.parties)
                and any(_same_value(v, a) for v in s.values) for s in others) and (mine or said_of):
