@@ -1790,3 +1790,15 @@ def test_a_value_in_a_clause_that_names_the_keypoints_counterparty_is_its():
     assert label(answer, kp, "en") == "Wrong"
     answer = "Winters Digital Inc carried out its asset restructuring with Taylor Holdings on April 2, 2022."
     assert label(answer, kp, "en") == "Relevant"
+
+
+def test_more_negated_comparatives():
+    kps = ["1. 华瑞运输股份有限公司于2018年7月4日召开临时股东大会。", "2. 博达环境股份有限公司于2020年2月10日召开临时股东大会。",
+           "3. 华瑞运输股份有限公司召开得更早。"]
+    answer = "华瑞运输（2018年7月4日召开临时股东大会）并未早于博达环境（2020年2月10日召开临时股东大会）。"
+    assert [lab.label for lab in judge_keypoints(answer, kps, "zh")][2] == "Wrong"
+    kps = ["1. Vanessa Ford was discharged on January 7, 2022.", "2. Jesus Fried was discharged on September 20, 2023.",
+           "3. Vanessa Ford left hospital first."]
+    answer = ("Vanessa Ford, discharged on January 7, 2022, did not leave hospital before Jesus Fried, who was "
+              "discharged on September 20, 2023.")
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")][2] == "Wrong"

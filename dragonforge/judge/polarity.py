@@ -136,8 +136,9 @@ _ZH_CMP_SIGN = {"年轻": _LESS, "年长": _MORE, "高": _MORE, "低": _LESS, "�
                 "在后": _MORE, "后于": _MORE, "先": _LESS}
 
 
-_P_NOT_BEFORE_CMP_EN = re.compile(r"(?:\bnot|n't|\bnever)\s+(?:\w+\s+)?$", re.I)  # "was not higher", "isn't any later"
-_P_NOT_BEFORE_CMP_ZH = re.compile(r"(?:并不|不|并没有|没有|并非)(?:是)?$")  # "并不高于", "不比…高", "并不是更早的"
+_P_NOT_BEFORE_CMP_EN = re.compile(r"(?:\bnot|n't|\bnever)\s+(?:\w+\s+){0,2}$", re.I)  # "was not higher", "isn't any later",
+# "did not leave hospital before"
+_P_NOT_BEFORE_CMP_ZH = re.compile(r"(?:并不|不|并没有|没有|并非|并未|未)(?:是)?$")  # "并不高于", "不比…高", "并不是更早的"
 
 
 def _comparatives(text: str, language: str) -> list[tuple[int, int, str]]:
