@@ -1802,3 +1802,13 @@ def test_more_negated_comparatives():
     answer = ("Vanessa Ford, discharged on January 7, 2022, did not leave hospital before Jesus Fried, who was "
               "discharged on September 20, 2023.")
     assert [lab.label for lab in judge_keypoints(answer, kps, "en")][2] == "Wrong"
+
+
+def test_a_hedged_round_figure_is_rounded_at_its_last_nonzero_digit():
+    kp = "The value of the stolen property was $3,110."
+    assert label("The value of the stolen property was roughly $3,100.", kp, "en") == "Relevant"
+    assert label("The value of the stolen property was $3,100.", kp, "en") == "Wrong"
+    assert label("融资金额大约3,300万元。", "涉及金额3,302.88万元。", "zh") == "Relevant"
+    assert label("融资金额大约3,500万元。", "涉及金额3,302.88万元。", "zh") == "Wrong"
+    # a figure of tens is as written, hedged or not
+    assert label("He appears to have been about 40 at the time.", "He was 39 years old at the time.", "en") == "Wrong"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from dragonforge.judge.entities import _entities, _Entity
@@ -118,13 +118,35 @@ def _analyse(text: str, language: str) -> _Text:
                     and not any(f.taken[a:b]) and not _P_CONTRAST.match(piece):
                 refusal = True  # a value-free clause after a refusal is its object: "cannot say | which ..."
             clauses.append(_Clause((a, b), i, refusal, piece))
-    values = _with_years([_as_age(text, v) for v in f.values if not _is_label_number(text, v)])
+    values = _with_years([_hedged(text, _as_age(text, v)) for v in f.values if not _is_label_number(text, v)])
     chars = list(text)
     for v in values:
         a, b = v.span
         chars[a:b] = " " * (b - a)
     return _Text(text, language, values, tuple(_entities(text, language, f.taken)), sentences,
                  tuple(clauses), "".join(chars))
+
+
+# "roughly $3,100", "about $252,000", "大约3,300万元", "3,300万元左右": a hedged round figure is rounded at its last
+# non-zero digit ($3,110 rounds to it); an unhedged one is exact as written
+_P_HEDGE_BEFORE = re.compile(r"(?:\b(?:about|around|approximately|approx\.?|roughly|nearly|almost|some|close to|"
+                             r"just (?:over|under)|circa)|~|约|大约|大概|近|将近|接近|逾)\s*$", re.I)
+_P_HEDGE_AFTER = re.compile(r"^\s*(?:左右|上下)")
+
+
+def _hedged(text: str, v: Value) -> Value:
+    if v.kind not in ("money", "count", "number") or not isinstance(v.value, float) or not (
+            _P_HEDGE_BEFORE.search(text[max(0, v.span[0] - 16):v.span[0]]) or _P_HEDGE_AFTER.match(text[v.span[1]:])):
+        return v
+    digits = re.match(r"[^\d]*([\d,]+)(?![\d,]*\.\d)", v.text)
+    if not digits:
+        return v
+    written = digits[1].replace(",", "")
+    zeros = len(written) - len(written.rstrip("0"))
+    if zeros < 2 or not float(written) or v.unit == "age":
+        return v  # ("about 40" years old is no rounding of 39: a figure of tens is as written)
+    scale = float(v.value) / float(written)
+    return replace(v, step=max(v.step, 0.5 * 10 ** zeros * scale))
 
 
 _P_LABEL_BEFORE = re.compile(r"\b(?:type|grade|stage|class|phase)\s*$", re.I)
