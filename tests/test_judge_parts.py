@@ -1812,3 +1812,12 @@ def test_a_hedged_round_figure_is_rounded_at_its_last_nonzero_digit():
     assert label("融资金额大约3,500万元。", "涉及金额3,302.88万元。", "zh") == "Wrong"
     # a figure of tens is as written, hedged or not
     assert label("He appears to have been about 40 at the time.", "He was 39 years old at the time.", "en") == "Wrong"
+
+
+def test_a_blood_counts_unit_is_one_however_written():
+    assert [(v.value, v.unit) for v in values("血小板计数为283×10⁹/L", "zh")] == [(283.0, "10^9/l")]
+    assert [(v.value, v.unit) for v in values("PLT 283 G/L", "en")] == [(283.0, "10^9/l")]
+    assert [(v.value, v.unit) for v in values("Hb 120 g/L", "en")] == [(120.0, "g/l")]
+    kp = "参考范围为125～350×10⁹/L，结果在参考范围内。"
+    assert label("PLT：283 G/L（参考值125–350 G/L），在正常范围内。", kp, "zh") == "Relevant"
+    assert label("血小板计数为303×10⁹/L。", kp, "zh") == "Irrelevant"

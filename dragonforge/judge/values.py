@@ -207,16 +207,27 @@ _PINT_UNITS = {"c": "degC", "f": "degF", "ug": "microgram", "mg": "milligram", "
                "g/l": "gram / liter", "g/dl": "gram / deciliter", "mg/l": "milligram / liter",
                "mg/dl": "milligram / deciliter"}
 _P_PAIR = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(/|-|–|~|～|至|到)\s*(\d+(?:\.\d+)?)\s*"
-                     r"(mIU/L|mIU/mL|[µμu]IU/mL|IU/L|ng/mL|pg/mL|ng/L|[µμ]g/L|mEq/L|mmHg|g/L|mg/L|mmol/L|μmol/L|umol/L|U/L|mg|g|"
+                     r"([×xX]\s*10\s*(?:\^\s*)?(?:9|⁹|12|¹²)\s*/\s*L|G/L|T/L|mIU/L|mIU/mL|[µμu]IU/mL|IU/L|ng/mL|pg/mL|ng/L|[µμ]g/L|mEq/L|mmHg|g/L|mg/L|mmol/L|μmol/L|umol/L|U/L|mg|g|"
                      r"kg|mL|ml|L|cm|mm|°C|℃|%)?(?![\d/])")
 _P_COUNT = re.compile(
-    rf"(?<![\d.A-Za-z第])({_NUM}|{_CN_NUM})\s*(beats per minute|bpm|次/分钟|次/分|mIU/L|mIU/mL|[µμu]IU/mL|IU/L|ng/mL|"
+    rf"(?<![\d.A-Za-z第])({_NUM}|{_CN_NUM})\s*([×xX]\s*10\s*(?:\^\s*)?(?:9|⁹|12|¹²)\s*/\s*L|G/L|T/L|beats per minute|bpm|次/分钟|次/分|mIU/L|mIU/mL|[µμu]IU/mL|IU/L|ng/mL|"
     rf"pg/mL|ng/L|[µμ]g/L|mEq/L|mmHg|g/L|mg/L|mmol/L|μmol/L|umol/L|U/L|"
     rf"°C|℃|°F|℉|摄氏度|华氏度|degrees Celsius|degrees Fahrenheit|µg/kg|μg/kg|mg/kg|g/kg|g/dL|mg/dL|µg|μg|mcg|mg|kg|lbs|lb|g|"
     rf"mL|ml|cm|mm|IU|单位|名|位|人|项|次|家|例|件|份|台|床|张|个|employees|people|persons|staff|patients|"
     rf"times|units|beds|cases|shares)(?![A-Za-z])")
 _P_NUMBER = re.compile(rf"(?<![\d.A-Za-z])({_NUM})(?:\s?(thousand|million|billion|trillion|bn|mn)\b|({_SCALE_ZH}))?"
                        rf"(?![\d])", re.I)  # a bare letter (5 m) scales only money
+
+
+def _cell_unit(raw: str | None) -> str | None:
+    """A blood count's unit: ×10⁹/L = x10^9/L = G/L (and ×10¹²/L = T/L), one unit however written."""
+    if not raw:
+        return None
+    if raw == "G/L" or re.fullmatch(r"[×xX]\s*10\s*(?:\^\s*)?(?:9|⁹)\s*/\s*L", raw):
+        return "10^9/l"
+    if raw == "T/L" or re.fullmatch(r"[×xX]\s*10\s*(?:\^\s*)?(?:12|¹²)\s*/\s*L", raw):
+        return "10^12/l"
+    return None
 
 
 def _date_value(y: int | None, m: int | None = None, d: int | None = None) -> str | None:
@@ -453,7 +464,7 @@ def _find_counts(f: _Finder) -> None:
     for m in _P_PAIR.finditer(f.text):
         if not m[4] and m[2] != "/":
             continue  # a bare "3-5" is too ambiguous
-        unit = (m[4] or "").lower().replace("μ", "µ") or None
+        unit = _cell_unit(m[4]) or (m[4] or "").lower().replace("μ", "µ") or None
         f.add("count", f"{float(m[1]):g}/{float(m[3]):g}" if m[2] == "/" else f"{float(m[1]):g}-{float(m[3]):g}",
               *m.span(), unit=_UNIT_ALIASES.get(unit or "", unit.replace("µ", "u") if unit else None))
     for m in _P_COUNT.finditer(f.text):
@@ -461,7 +472,7 @@ def _find_counts(f: _Finder) -> None:
                                                           "张", "个", "单位", "摄氏度", "华氏度"):
             continue
         v, step = _number(m[1])
-        unit = m[2].lower().replace("μ", "µ")
+        unit = _cell_unit(m[2]) or m[2].lower().replace("μ", "µ")
         f.add("count", v, *m.span(), unit=_UNIT_ALIASES.get(unit, unit.replace("µ", "u")), step=step)
     if f.text.isascii() or re.search(r"[A-Za-z]{3}", f.text):
         for m in _P_NOUN_COUNT_EN.finditer(f.text):
