@@ -1821,3 +1821,11 @@ def test_a_blood_counts_unit_is_one_however_written():
     kp = "参考范围为125～350×10⁹/L，结果在参考范围内。"
     assert label("PLT：283 G/L（参考值125–350 G/L），在正常范围内。", kp, "zh") == "Relevant"
     assert label("血小板计数为303×10⁹/L。", kp, "zh") == "Irrelevant"
+
+
+def test_a_negated_comparison_denies_the_comparison_not_the_readings():
+    kps = ["1. 张桂英入院时心率为142次/分。", "2. 谭建国入院时心率为74次/分。", "3. 张桂英的心率更快。"]
+    got = [lab.label for lab in judge_keypoints("两位患者中，张桂英入院时的心率没有谭建国快。", kps, "zh")]
+    assert got == ["Irrelevant", "Irrelevant", "Wrong"]
+    got = [lab.label for lab in judge_keypoints("张桂英入院时心率142次/分，比谭建国快。", kps, "zh")]
+    assert got == ["Relevant", "Irrelevant", "Relevant"]

@@ -141,16 +141,36 @@ _P_NOT_BEFORE_CMP_EN = re.compile(r"(?:\bnot|n't|\bnever)\s+(?:\w+\s+){0,2}$", r
 _P_NOT_BEFORE_CMP_ZH = re.compile(r"(?:并不|不|并没有|没有|并非|并未|未)(?:是)?$")  # "并不高于", "不比…高", "并不是更早的"
 
 
+_P_NOT_AS_ZH = re.compile(r"(?:没有|不如)[^，。；,;]{1,12}?(?:那么|这么)?(年轻|年长|快|慢|高|低|多|少|大|小|长|短|早|晚)"
+                          r"(?![\u4e00-\u9fff]{0,1}[于期度])")  # ("没有乙快": 甲 is the slower; not 没有高于)
+
+
+def _negated_comparison(text: str, language: str) -> bool:
+    """Does ``text`` deny a comparison ("并不比乙年轻", "没有乙快", "was not earlier than B")?"""
+    if language == "zh" and _P_NOT_AS_ZH.search(text):
+        return True
+    plain = _ZH_CMP_SIGN if language == "zh" else _CMP_EN
+    return any(word in plain and sign != plain[word] for _, sign, word in _comparatives(text, language))
+
+
 def _comparatives(text: str, language: str) -> list[tuple[int, int, str]]:
     """(position, sign, word) of each comparative: sign +1 more/later/higher, -1 less/earlier/lower; a negated
     one ("was not higher", "并不高于", "不比…高") has the other sign."""
     out = []
     if language == "zh":
+        not_as = [(m.start(), m.end(), m[1]) for m in _P_NOT_AS_ZH.finditer(text)]
         for m in _P_CMP_ZH.finditer(text):
             word = next(g for g in m.groups() if g)
             sign = _ZH_CMP_SIGN[word]
-            out.append((m.start(), -sign if _P_NOT_BEFORE_CMP_ZH.search(text[max(0, m.start() - 4):m.start()])
-                        else sign, word))
+            if any(a <= m.start() < b for a, b, _ in not_as):
+                sign = -sign  # "没有乙年轻"
+            elif _P_NOT_BEFORE_CMP_ZH.search(text[max(0, m.start() - 4):m.start()]):
+                sign = -sign
+            out.append((m.start(), sign, word))
+        for a, b, word in not_as:
+            if not any(a <= p < b for p, _, _ in out):
+                out.append((b - len(word), -_ZH_CMP_SIGN[word], word))
+        out.sort()
     else:
         for m in _P_CMP_EN.finditer(text):
             word = m[1].lower()
@@ -226,6 +246,8 @@ def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | Non
         if mine and not named & mine:
             continue
         text = ans.masked[c.span[0]:c.span[1]]
+        if _negated_comparison(text, lang):
+            continue  # a negated comparison ("并不比乙年轻", "没有乙快") denies the comparison, not the reading
         clauses.append((c, text, {s for s, _ in _frame_tokens(_unnamed(scene, text), lang)}))
     for part in parts:  # what the keypoint denies ("否认高血压、糖尿病病史"), the answer must not affirm
         m = negation.search(part)
