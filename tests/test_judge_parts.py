@@ -1829,3 +1829,5 @@ def test_a_negated_comparison_denies_the_comparison_not_the_readings():
     assert got == ["Irrelevant", "Irrelevant", "Wrong"]
     got = [lab.label for lab in judge_keypoints("张桂英入院时心率142次/分，比谭建国快。", kps, "zh")]
     assert got == ["Relevant", "Irrelevant", "Relevant"]
+    kp = "华成文化传媒股份有限公司于2020年11月14日召开2020年第一次临时股东大会。"
+    assert label("华成文化传媒召开第一次临时股东大会的时间并不晚于盛达生物医药。", kp, "zh") == "Irrelevant"

@@ -246,7 +246,7 @@ def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | Non
         if mine and not named & mine:
             continue
         text = ans.masked[c.span[0]:c.span[1]]
-        if _negated_comparison(text, lang):
+        if _negated_comparison(ans.masked[c.span[0]:c.span[1] + 3], lang):  # (a clause may end at its 晚于)
             continue  # a negated comparison ("并不比乙年轻", "没有乙快") denies the comparison, not the reading
         clauses.append((c, text, {s for s, _ in _frame_tokens(_unnamed(scene, text), lang)}))
     for part in parts:  # what the keypoint denies ("否认高血压、糖尿病病史"), the answer must not affirm
