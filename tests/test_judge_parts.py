@@ -1831,3 +1831,9 @@ def test_a_negated_comparison_denies_the_comparison_not_the_readings():
     assert got == ["Relevant", "Irrelevant", "Relevant"]
     kp = "华成文化传媒股份有限公司于2020年11月14日召开2020年第一次临时股东大会。"
     assert label("华成文化传媒召开第一次临时股东大会的时间并不晚于盛达生物医药。", kp, "zh") == "Irrelevant"
+
+
+def test_british_spellings_are_read_as_american():
+    assert expand("acute ischaemic stroke with oedema; Haemoglobin low; the offence", "en") == \
+        "acute ischemic stroke with edema; Hemoglobin low; the offense"
+    assert label("Her condition was an acute ischaemic stroke.", "The diagnosis was acute ischemic stroke.", "en") == "Relevant"

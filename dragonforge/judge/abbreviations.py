@@ -150,10 +150,28 @@ _P_ABBREVIATION = re.compile(r"(?<![A-Za-z0-9&])(" + "|".join(
 _P_ANY = re.compile(r"[A-Z&]|ivgtt|prn|q\d{1,2}h|qd|bid|tid|qid")  # nothing to expand without one
 
 
+# British spellings of common clinical and legal words, read as the American ones (ischaemic = ischemic)
+_BRITISH = {"ischaem": "ischem", "haem": "hem", "anaem": "anem", "leukaem": "leukem", "septicaem": "septicem",
+            "glycaem": "glycem", "oedem": "edem", "oesophag": "esophag", "paediatr": "pediatr", "orthopaed": "orthoped",
+            "anaesth": "anesth", "diarrhoe": "diarrhe", "gynaecolog": "gynecolog", "foet": "fet", "tumour": "tumor",
+            "haemorrh": "hemorrh", "coeliac": "celiac", "oestrogen": "estrogen", "faec": "fec", "centre": "center",
+            "litre": "liter", "fibre": "fiber", "behaviour": "behavior", "labour": "labor", "offence": "offense",
+            "defence": "defense", "licence": "license", "judgement": "judgment", "programme": "program"}
+_P_BRITISH = re.compile(r"\b(" + "|".join(sorted(_BRITISH, key=len, reverse=True)) + r")", re.I)
+
+
+def _american(m: re.Match[str]) -> str:
+    us = _BRITISH[m[1].lower()]
+    return us.capitalize() if m[1][0].isupper() else us
+
+
 @lru_cache(maxsize=32768)
 def expand(text: str, language: str) -> str:
-    """``text`` with each known abbreviation written out in ``language``, and in Chinese its short forms."""
+    """``text`` with each known abbreviation written out in ``language``, and in Chinese its short forms (in English,
+    British spellings as American: "ischaemic" is "ischemic")."""
     zh = language == "zh"
+    if not zh and _P_BRITISH.search(text):
+        text = _P_BRITISH.sub(_american, text)
     if zh and _P_ZH_SHORT.search(text):
         text = _P_ZH_SHORT.sub(lambda m: m[1] or ZH_SHORT_FORMS[m[2]], text)
     if not _P_ANY.search(text):

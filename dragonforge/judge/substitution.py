@@ -502,7 +502,7 @@ CLOSED_CLASSES: tuple[tuple[str, ...], ...] = (
      "extortion", "forgery", "kidnapping", "assault", "intentional injury|intentionally injuring",
      "dangerous driving|drunk driving|drink-driving|drink driving", "drug trafficking",
      "picking quarrels and provoking trouble|picking quarrels|provoking trouble",
-     "causing a traffic accident|traffic accident crime|traffic offence", "rape", "illegal detention",
+     "causing a traffic accident|traffic accident crime|traffic offence|traffic offense", "rape", "illegal detention",
      "gambling|running a gambling house|opening a casino", "contract fraud", "credit card fraud",
      "illegally absorbing public deposits|illegal fundraising", "duty encroachment|job embezzlement",
      "misappropriation of funds|misappropriating funds", "obstructing official duties|obstruction of official duties",
