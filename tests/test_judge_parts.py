@@ -1837,3 +1837,12 @@ def test_british_spellings_are_read_as_american():
     assert expand("acute ischaemic stroke with oedema; Haemoglobin low; the offence", "en") == \
         "acute ischemic stroke with edema; Hemoglobin low; the offense"
     assert label("Her condition was an acute ischaemic stroke.", "The diagnosis was acute ischemic stroke.", "en") == "Relevant"
+
+
+def test_wu_gu_is_no_negation_and_after_a_stay_is_no_order():
+    kp = "案发地点为芜湖市鸠江区黎路365号吉星火锅店。"
+    assert label("李阳饮酒后在芜湖市鸠江区黎路365号吉星火锅店无故挑衅。", kp, "zh") == "Relevant"
+    kps = ["1. Tom Hale was discharged on January 19, 2023.", "2. Ann Ross was discharged on March 2, 2023.",
+           "3. Tom Hale left hospital first."]
+    answer = "Tom Hale was discharged on January 19, 2023 after an 11-day stay."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")][2] == "Irrelevant"

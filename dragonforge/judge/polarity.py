@@ -120,7 +120,8 @@ _CMP_EN = {**{w: _MORE for w in "more larger bigger greater higher longer older 
            **{w: _MORE for w in "postdates postdated".split()}}
 _P_CMP_EN = re.compile(r"\b(" + "|".join(_CMP_EN) + r")\b", re.I)
 _P_NOT_IN_TIME = re.compile(r"\s+(?:tax|deducting|income|the\b|(?:this|that|a|an)\s+"
-                            r"(?:court|judge|tribunal|panel|bench)\b)")
+                            r"(?:court|judge|tribunal|panel|bench)\b|(?:a|an)\s+\d+[- ](?:day|week|month|year|hour)|"
+                            r"\d+\s+(?:days?|weeks?|months?|years?|hours?)\b)")  # ("after an 11-day stay": no order)
 _P_OUTDO_EN = re.compile(r"\bout-?(?:earn|perform|sell|sold|pac|grew|grow|number|spen|last)[a-z]*",
                          re.I)  # "out-earned": more
 _P_CMP_ZH = re.compile(r"(?:更|较|比较|略|稍|要)(年轻|年长|高|低|多|少|大|小|长|短|早|晚|快|慢|久|靠前|靠后)|([高低多少大小长短早晚])于|"
@@ -193,7 +194,7 @@ _P_NEGATION_EN = re.compile(r"\b(?:no|not|never|none|denies|denied|deny|without|
                             r"rules out|rule out|"
                             r"free of|negative for|declined to|absence of|absent)\b|n't\b|\bnon-(?=[a-z])", re.I)
 # (不 inside a term is no negation: 尿不尽, 胸闷不适, 不良反应, 心律不齐, 食欲不振; nor 无: 无创, 肢体无力)
-_P_NEGATION_ZH = re.compile(r"否认|没有|并未|尚未|未(?!来|成年|婚)|不(?!同|但|仅|过(?!敏)|久|少|断|足(?!以)|等|论|限|尽|适|良|全|齐|规则|清|振|畅|宁|稳|均)|无(?!锡|期|创|菌|保留|偿|息|限|机|线|力)|"
+_P_NEGATION_ZH = re.compile(r"否认|没有|并未|尚未|未(?!来|成年|婚)|不(?!同|但|仅|过(?!敏)|久|少|断|足(?!以)|等|论|限|尽|适|良|全|齐|规则|清|振|畅|宁|稳|均)|无(?!锡|期|创|菌|保留|偿|息|限|机|线|力|故|事生非)|"
                             r"非(?!常|法|凡|典型)|阴性|不成立|宣告.{0,4}无罪")
 # "not disclosed", "未在资料中披露": a clause saying the information is missing, not a denial
 _P_NOT_SAID = re.compile(r"(?:未|没有|不|并未)[^，。；]{0,8}(?:提及|披露|记载|说明|找到|显示|给出|列明|提到)|"
