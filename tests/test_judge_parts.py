@@ -1846,3 +1846,19 @@ def test_wu_gu_is_no_negation_and_after_a_stay_is_no_order():
            "3. Tom Hale left hospital first."]
     answer = "Tom Hale was discharged on January 19, 2023 after an 11-day stay."
     assert [lab.label for lab in judge_keypoints(answer, kps, "en")][2] == "Irrelevant"
+
+
+def test_another_department_in_the_keypoints_frame():
+    kp = ["1. 韩秀英在呼吸与危重症医学科住院。", "2. 韩秀英的主治医师为殷楠。"]
+    facts = [[{"kind": "organisation", "key": "department", "text": "呼吸与危重症医学科"}],
+             [{"kind": "person", "key": "attending", "text": "殷楠"}]]
+
+    def judged(answer: str) -> str:
+        return judge_keypoints(answer, kp, "zh", keypoint_facts=facts)[0].label
+
+    assert judged("韩秀英在急诊内科住院，主治医师为殷楠。") == "Wrong"
+    assert judged("韩秀英收入呼吸与危重症医学科住院。") == "Relevant"
+    assert judged("韩秀英的主治医师是徐红。") == "Irrelevant"  # (a name alone leads to no slot)
+    facts = [[{"kind": "organisation", "key": "department", "text": "神经内科"}]]
+    assert judge_keypoints("王帅由内分泌科收治，主治医师为王晨。", ["1. 收治科室为神经内科。"], "zh",
+                           keypoint_facts=facts)[0].label == "Wrong"

@@ -73,6 +73,7 @@ from dragonforge.judge.polarity import (
 from dragonforge.judge.refusal import _is_unanswerable_keypoint, _judge_unanswerable
 from dragonforge.judge.scene import _NO_CLAUSE, _P_CODE_EN, _fact_values, _kp_words, _refused_here, _Scene, _Sibling
 from dragonforge.judge.substitution import (
+    _P_UNIT_OF_ORG,
     _category_after_is_a,
     _closed_class_swap,
     _code_swap,
@@ -220,7 +221,8 @@ def _stand_in(kt: _Text, scene: _Scene, person: int, kp_parties: list[int]) -> i
     "由丙出庭支持公诉" for "检察员甲在乙一案中出庭"."""
     lang, ans = scene.language, scene.answer
     org = scene.entities[person].org
-    institution = org and _org_kind(scene.entities[person]) is not None  # (a court's place is not a person's; a
+    institution = org and (_org_kind(scene.entities[person]) is not None or _P_UNIT_OF_ORG.search(
+        scene.entities[person].name) is not None)  # (a court's or a department's place is not a person's; a
     # shareholder's may be)
     words = set(_kp_words(kt, scene))
     rest = set(kp_parties) - {person}

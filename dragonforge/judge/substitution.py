@@ -729,6 +729,9 @@ _P_ZH_COPULA_END = re.compile(r"(?:为|是|系|于|在|位于|患有|患)$")
 _P_EN_LEAD_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
 
 
+_P_UNIT_OF_ORG = re.compile(r"科$|\b(?:department|ward|unit|clinic)\b", re.I)
+
+
 def _fact_lead_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[KeypointFact]) -> str | None:
     """A build fact's words (a category, a place, a finding) the answer does not state, where a clause about the
     keypoint's party (or no one) says the words that lead up to the fact in the keypoint ("diagnosed with",
@@ -736,17 +739,23 @@ def _fact_lead_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list
     with acute calculous cholecystitis"."""
     lang, ans = scene.language, scene.answer
     mine = set(kp_parties)
-    said = scene.blank(" ".join(c.text for c in ans.clauses if not c.refusal))
+    said_raw = " ".join(c.text for c in ans.clauses if not c.refusal)
+    said = scene.blank(said_raw)
     for fact in facts:
-        if fact.kind not in ("category", "place", "text") or not fact.text or _mostly_value(fact.text, lang):
+        if fact.kind not in ("category", "place", "text", "organisation") or not fact.text or _mostly_value(fact.text, lang):
             continue
+        if fact.kind == "organisation" and not _P_UNIT_OF_ORG.search(fact.text):
+            continue  # (a company, a court: named parties, see core._stand_in; a hospital's department is no party)
         at = kt.text.find(fact.text) if lang == "zh" else kt.text.lower().find(fact.text.lower())
-        own = _content_tokens(scene.blank(fact.text), lang)
-        if at <= 0 or not own or _coverage(own, said, lang) >= 0.5 or (fact.kind == "text" and len(own) > 4):
+        own = _content_tokens(fact.text if fact.kind == "organisation" else scene.blank(fact.text), lang)
+        org = fact.kind == "organisation"  # (its name is a party's: blanked in the answer, so read it unblanked)
+        if at <= 0 or not own or _coverage(own, said_raw if org else said, lang) >= 0.5 or (fact.kind == "text" and len(own) > 4):
             continue  # (a text fact that is a clause of its own has no single place to fill)
         before = kt.text[:at]
         if lang == "zh":
             lead = _P_ZH_COPULA_END.sub("", before.rstrip())[-4:]
+            if any(lead.endswith(a) or a.endswith(lead) for e in scene.entities for a in e.aliases):
+                lead = before.rstrip()[-4:]  # a name alone leads to no slot: keep its verb ("韩秀兰在")
             if len(lead) < 2 or not all(_P_CJK.match(c) for c in lead):
                 continue
         else:
@@ -772,9 +781,37 @@ def _fact_lead_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list
                 continue  # "the drug was given orally": how, not what
             if _P_REFUSAL_ZH.search(rest) or _P_REFUSAL_EN_ANYWHERE.search(rest):
                 continue  # "…的诊断在资料中未明确": the value is said to be missing
-            if filler and _coverage(own, scene.blank(rest), lang) < 0.5:
+            if filler and _coverage(own, rest if org else scene.blank(rest), lang) < 0.5:
                 return f"answer says {rest.strip(' .。，,;；')[:40]} where keypoint says {fact.text}"
+        if org:  # another department named in a clause about the party ("由内分泌科收治" for "收治科室为神经内科")
+            for c in ans.clauses:
+                named = {i for p, _, i in scene.mentions if c.span[0] <= p < c.span[1]}
+                if c.refusal or (mine and named and not named & mine):
+                    continue
+                other = next((d for d in _departments(c.text) if d.lower() != fact.text.lower()
+                              and not fact.text.lower().endswith(d.lower())), None)
+                if other:
+                    return f"answer names {other} where keypoint names {fact.text}"
     return None
+
+
+_P_DEPARTMENT_EN = re.compile(r"\b(?:[A-Z][a-z]+ )+Department\b|\bDepartment of (?:[A-Z][a-z]+ ?)+")
+_ZH_BEFORE_DEPARTMENT = "由在于入住至往为是的和及与、，,。；;：:（( "
+
+
+def _departments(text: str) -> list[str]:
+    """The hospital departments a text names: 内分泌科, 急诊内科 (back to the word before: 由, 在, 收住 …),
+    "Emergency Department", "Department of Cardiology"."""
+    out = [m[0].strip() for m in _P_DEPARTMENT_EN.finditer(text)]
+    for m in re.finditer(r"科(?![技学研室普])", text):
+        start = m.start()
+        while start > 0 and m.start() - start < 8 and _P_CJK.match(text[start - 1]) \
+                and text[start - 1] not in _ZH_BEFORE_DEPARTMENT and text[start - 2:start] not in ("收住", "转入", "收入"):
+            start -= 1
+        name = text[start:m.end()]
+        if len(name) >= 2 and name not in ("本科", "专科", "学科"):
+            out.append(name)
+    return out
 
 
 # --- another category after "is a" ------------------------------------------------------------------------
