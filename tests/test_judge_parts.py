@@ -1862,3 +1862,10 @@ def test_another_department_in_the_keypoints_frame():
     facts = [[{"kind": "organisation", "key": "department", "text": "神经内科"}]]
     assert judge_keypoints("王帅由内分泌科收治，主治医师为王晨。", ["1. 收治科室为神经内科。"], "zh",
                            keypoint_facts=facts)[0].label == "Wrong"
+
+
+def test_a_clause_that_says_all_of_the_keypoint_speaks_for_it():
+    kp = "其中独立董事5名。"
+    assert label("天永旅游董事会由11名董事组成，但其中没有独立董事。", kp, "zh") == "Wrong"
+    assert label("天永旅游董事会共11名董事，其中非独立董事5名。", kp, "zh") == "Wrong"
+    assert label("天永旅游董事会共11名董事，其中独立董事5名。", kp, "zh") == "Relevant"
