@@ -1869,3 +1869,11 @@ def test_a_clause_that_says_all_of_the_keypoint_speaks_for_it():
     assert label("天永旅游董事会由11名董事组成，但其中没有独立董事。", kp, "zh") == "Wrong"
     assert label("天永旅游董事会共11名董事，其中非独立董事5名。", kp, "zh") == "Wrong"
     assert label("天永旅游董事会共11名董事，其中独立董事5名。", kp, "zh") == "Relevant"
+
+
+def test_a_negated_verb_governs_its_object():
+    kp = "The auditor Martin and Gomez LLP issued an unqualified opinion."
+    answer = "Its auditor, Martin and Gomez LLP, declined to give an unqualified opinion on the financial statements."
+    assert label(answer, kp, "en") == "Wrong"
+    answer = "Its auditor, Martin and Gomez LLP, gave an unqualified opinion on the financial statements."
+    assert label(answer, kp, "en") == "Relevant"

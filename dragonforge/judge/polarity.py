@@ -366,6 +366,8 @@ _P_JOIN = re.compile(r"\b(?:and|or|but|with|while)\b|[,;]|和|及|与|、|并|�
 _P_NO_BEFORE_NAME = re.compile(r"\b(?:no|without)\b")
 
 
+_P_NOT_DO_EN = re.compile(r"\b(?:declined to|refused to|failed to|did not|does not|do not|was not|were not|never)\s+"
+                          r"(?:(?!and\b|but\b|or\b|which\b|who\b|while\b|although\b)[a-z-]+\s+){1,5}$")
 # "未见明显ST段抬高", "未闻及干湿性啰音": an examination's finding not seen, to the end of its phrase
 _P_NOT_SEEN_ZH = re.compile(r"(?:未见|未发现|未闻及|未触及|未扪及|未探及)(?:(?!诱因)[^，,。；;、：:])*$")
 
@@ -396,6 +398,8 @@ def _negated_near(text: str, topic: set[str], language: str, strict: bool = Fals
             return True  # "no left atrial appendage thrombus": "no" before a longer name, nothing joined between
         if language == "zh" and not strict and _P_NOT_SEEN_ZH.search(low[:a]):
             return True  # a finding not seen governs its whole phrase: 未见明显ST段抬高
+        if language == "en" and not strict and _P_NOT_DO_EN.search(low[max(0, a - 60):a]):
+            return True  # "declined to give an unqualified opinion": the verb's object, nothing joined between
         after = pattern.search(low, b) if language == "zh" and not strict else None  # (read past the window: 无力)
         if pattern.search(before) or (after is not None and after.start() < b + 5):
             return True
