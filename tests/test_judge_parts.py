@@ -1877,3 +1877,10 @@ def test_a_negated_verb_governs_its_object():
     assert label(answer, kp, "en") == "Wrong"
     answer = "Its auditor, Martin and Gomez LLP, gave an unqualified opinion on the financial statements."
     assert label(answer, kp, "en") == "Relevant"
+
+
+def test_a_name_after_a_role_word_is_a_name_though_also_a_word():
+    assert [e.name for e in _analyse("被告人李俊犯危险驾驶罪。", "zh").entities] == ["李俊"]
+    kps = ["1. 被告人曾淑英犯非法经营罪。", "2. 被告人李俊犯危险驾驶罪。"]
+    answer = "曾淑英犯危险驾驶罪；李俊犯非法经营罪。"
+    assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Wrong", "Wrong"]

@@ -183,7 +183,8 @@ def _entities(text: str, language: str, taken: bytearray) -> list[_Entity]:
         freq = _initialised_jieba().dt.FREQ
         plain = _P_ZH_NOT_A_NAME.sub(lambda m: "　" * len(m[0]), text)  # 中华人民共和国 holds no 华人民
         for m in _P_ZH_PERSON.finditer(plain):
-            if freq.get(m[1], 0) <= 500 and not any(k in m[1] for k in _KIN_ZH):  # 时间, 其中, 高于: words; 母亲: kin
+            common = 5000 if m.start(1) > m.start() else 500  # (after a role word, 被告人李俊: a name, though a word)
+            if freq.get(m[1], 0) <= common and not any(k in m[1] for k in _KIN_ZH):  # 时间, 其中, 高于: words; 母亲: kin
                 out.append(_entity_zh(m[1], False))
     else:
         for m in _P_CAPSEQ.finditer(text):
