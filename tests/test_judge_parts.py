@@ -1884,3 +1884,9 @@ def test_a_name_after_a_role_word_is_a_name_though_also_a_word():
     kps = ["1. 被告人曾淑英犯非法经营罪。", "2. 被告人李俊犯危险驾驶罪。"]
     answer = "曾淑英犯危险驾驶罪；李俊犯非法经营罪。"
     assert [lab.label for lab in judge_keypoints(answer, kps, "zh")] == ["Wrong", "Wrong"]
+
+
+def test_acquitted_of_a_crime_denies_it():
+    assert label("The court acquitted both of them of theft because they repaid the victim.", "The crime was theft.",
+                 "en") == "Wrong"
+    assert label("The court convicted both of them of theft.", "The crime was theft.", "en") == "Relevant"

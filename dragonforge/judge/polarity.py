@@ -192,7 +192,7 @@ def _comparatives(text: str, language: str) -> list[tuple[int, int, str]]:
 
 _P_NEGATION_EN = re.compile(r"\b(?:no|not|never|none|denies|denied|deny|without|neither|nor|unremarkable|ruled out|"
                             r"rules out|rule out|"
-                            r"free of|negative for|declined to|absence of|absent)\b|n't\b|\bnon-(?=[a-z])", re.I)
+                            r"free of|negative for|declined to|absence of|absent|acquitted)\b|n't\b|\bnon-(?=[a-z])", re.I)
 # (不 inside a term is no negation: 尿不尽, 胸闷不适, 不良反应, 心律不齐, 食欲不振; nor 无: 无创, 肢体无力)
 _P_NEGATION_ZH = re.compile(r"否认|没有|并未|尚未|未(?!来|成年|婚)|不(?!同|但|仅|过(?!敏)|久|少|断|足(?!以)|等|论|限|尽|适|良|全|齐|规则|清|振|畅|宁|稳|均)|无(?!锡|期|创|菌|保留|偿|息|限|机|线|力|故|事生非)|"
                             r"非(?!常|法|凡|典型)|阴性|不成立|宣告.{0,4}无罪")
@@ -366,7 +366,8 @@ _P_JOIN = re.compile(r"\b(?:and|or|but|with|while)\b|[,;]|和|及|与|、|并|�
 _P_NO_BEFORE_NAME = re.compile(r"\b(?:no|without)\b")
 
 
-_P_NOT_DO_EN = re.compile(r"\b(?:declined to|refused to|failed to|did not|does not|do not|was not|were not|never)\s+"
+_P_NOT_DO_EN = re.compile(r"\b(?:declined to|refused to|failed to|did not|does not|do not|was not|were not|never|"
+                          r"acquitted|cleared)\s+"
                           r"(?:(?!and\b|but\b|or\b|which\b|who\b|while\b|although\b)[a-z-]+\s+){1,5}$")
 # "未见明显ST段抬高", "未闻及干湿性啰音": an examination's finding not seen, to the end of its phrase
 _P_NOT_SEEN_ZH = re.compile(r"(?:未见|未发现|未闻及|未触及|未扪及|未探及)(?:(?!诱因)[^，,。；;、：:])*$")
