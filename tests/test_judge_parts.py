@@ -1890,3 +1890,11 @@ def test_acquitted_of_a_crime_denies_it():
     assert label("The court acquitted both of them of theft because they repaid the victim.", "The crime was theft.",
                  "en") == "Wrong"
     assert label("The court convicted both of them of theft.", "The crime was theft.", "en") == "Relevant"
+
+
+def test_a_passive_denial_after_its_subject():
+    kp = "Deborah Tan underwent intravenous thrombolysis with alteplase."
+    answer = ("Deborah Tan had an acute ischemic stroke, but thrombolysis with alteplase was not given because she "
+              "arrived 4 hours after symptom onset.")
+    assert label(answer, kp, "en") == "Wrong"
+    assert label("Deborah Tan was given intravenous thrombolysis with alteplase.", kp, "en") == "Relevant"

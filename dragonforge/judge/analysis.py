@@ -23,7 +23,7 @@ _P_REFUSAL_EN = re.compile(
     r"disclose|name|break down|record|give|list|show|report|cover|have (?:\w+ ){0,2}?(?:information|data|details|records?))|"
     r"(?:is|are|was|were)(?: not|n't) (?:\w+ )?(?:mentioned|specified|stated|provided|available|included|disclosed|"
     r"recorded|given|found|listed|reported|known)(?!\s+(?!(?:in|by|for|within|anywhere|here|there|explicitly|clearly|"
-    r"directly|specifically|separately|and|or|so|because|but|either|at|on|from|among|yet|that|this|these|those)\b)[A-Za-z])|"
+    r"directly|specifically|separately|and|or|so|but|either|at|on|from|among|yet|that|this|these|those)\b)[A-Za-z])|"
     # ("was not found to have", "was not given levofloxacin": what follows is said, not missing)
     r"no (?:explicit |specific |relevant |such |available )?(?:information|mention|record|data|details|evidence)|"
     r"\bno\b(?: [\w-]+){1,3} (?:is|was|are|were) (?:recorded|given|mentioned|stated|provided|listed|documented|reported|"

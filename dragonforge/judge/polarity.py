@@ -366,6 +366,9 @@ _P_JOIN = re.compile(r"\b(?:and|or|but|with|while)\b|[,;]|和|及|与|、|并|�
 _P_NO_BEFORE_NAME = re.compile(r"\b(?:no|without)\b")
 
 
+_P_NOT_DONE_AFTER_EN = re.compile(r"(?:\s+(?!and\b|but\b|or\b|which\b)[a-z-]+){0,3}?\s+(?:was|were|is|are|has been|had been)"
+                                  r"(?: not|n't) (?:given|performed|done|administered|carried out|started|prescribed|"
+                                  r"used|found|seen|detected|observed|present|made)\b")
 _P_NOT_DO_EN = re.compile(r"\b(?:declined to|refused to|failed to|did not|does not|do not|was not|were not|never|"
                           r"acquitted|cleared)\s+"
                           r"(?:(?!and\b|but\b|or\b|which\b|who\b|while\b|although\b)[a-z-]+\s+){1,5}$")
@@ -399,6 +402,8 @@ def _negated_near(text: str, topic: set[str], language: str, strict: bool = Fals
             return True  # "no left atrial appendage thrombus": "no" before a longer name, nothing joined between
         if language == "zh" and not strict and _P_NOT_SEEN_ZH.search(low[:a]):
             return True  # a finding not seen governs its whole phrase: 未见明显ST段抬高
+        if language == "en" and not strict and _P_NOT_DONE_AFTER_EN.match(low, b):
+            return True  # "thrombolysis with alteplase was not given": a passive denial after its subject
         if language == "en" and not strict and _P_NOT_DO_EN.search(low[max(0, a - 60):a]):
             return True  # "declined to give an unqualified opinion": the verb's object, nothing joined between
         after = pattern.search(low, b) if language == "zh" and not strict else None  # (read past the window: 无力)
