@@ -1898,3 +1898,17 @@ def test_a_passive_denial_after_its_subject():
               "arrived 4 hours after symptom onset.")
     assert label(answer, kp, "en") == "Wrong"
     assert label("Deborah Tan was given intravenous thrombolysis with alteplase.", kp, "en") == "Relevant"
+
+
+def test_a_label_of_another_partys_clause_is_that_partys():
+    kps = ["1. 韩秀英的主治医师为殷楠。", "2. 张秀芝的主治医师为李荣。"]
+    got = [lab.label for lab in judge_keypoints("韩秀英在急诊内科住院，主治医师为殷楠。", kps, "zh")]
+    assert got == ["Relevant", "Irrelevant"]
+    got = [lab.label for lab in judge_keypoints("张秀芝在乳腺外科住院，主治医师为王芳。", kps, "zh")]
+    assert got == ["Irrelevant", "Wrong"]
+
+
+def test_a_role_said_after_wei_and_another_defendant_of_the_query_is_no_stand_in():
+    kps = ["1. 被告人严明作案时39周岁。", "2. 被告人李琳作案时45周岁。", "3. 被告人严明更年轻。"]
+    got = [lab.label for lab in judge_keypoints("被告人李琳案发时45周岁，已达刑事责任年龄。", kps, "zh")]
+    assert got == ["Irrelevant", "Relevant", "Irrelevant"]

@@ -567,7 +567,7 @@ def _roles_held(text: str, mentions: list[tuple[int, int, int]], scene: _Scene) 
         return {}
     held: dict[int, set[str]] = {}
     for a, _, i in people:
-        before = [r for s, e, r in roles if 0 <= a - e <= 3 and text[e:a].strip() in ("", ":", "：")]
+        before = [r for s, e, r in roles if 0 <= a - e <= 3 and text[e:a].strip() in ("", ":", "：", "为", "是", "系")]
         if before:
             held.setdefault(i, set()).add(before[-1])
     for a, b, i in people:
@@ -620,8 +620,12 @@ def _role_stand_in(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | Non
             continue
         role = next(iter(ours))
         scope = set(kp_parties) - {person}
+        # (one of the query's parties in the same role by another keypoint: the answer speaks of that one, as
+        # "被告人是乙" answers for 乙, not in 甲's place)
+        peers = {i for sib in scene.others(kt) for i, r in _roles_held(sib.text.masked, scene.mentions_in(
+            sib.text.text), scene).items() if role in r}
         for other, roles in held.items():
-            if other == person or role not in roles or other in kp_parties:
+            if other == person or role not in roles or other in kp_parties or other in peers:
                 continue
             if not scope or _in_scope(scene, other, scope):
                 return f"answer names {scene.entities[other].name} as {role} where keypoint names {scene.entities[person].name}"

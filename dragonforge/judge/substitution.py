@@ -238,7 +238,12 @@ def _filler_clash(kt: _Text, scene: _Scene) -> str | None:
                     not label or _coverage(label, scene.blank(theirs[1]), lang) < 0.99):
                 continue  # (a Chinese label is matched as written: 相关方 is all stop words and one character)
             ours_of = {i for _, _, i in scene.mentions_in(m[1])} | owners.get(piece, set())
-            theirs_of = {i for _, _, i in scene.mentions_in(theirs[1])}
+            upto = c.span[0] + max(0, c.text.find(theirs[1].strip()))  # (up to the label: "乙则因…被诊断为X")
+            lead = [i for p, _, i in scene.mentions if ans.sentences[c.sentence][0] <= p < upto
+                    and i < scene.from_keypoints] if ours_of else []
+            theirs_of = {i for _, _, i in scene.mentions_in(theirs[1])} or set(lead[-1:])
+            # (the clause's party, when the query names it: "B住院，主治医师为X" is B's; an answer's own party may be
+            # a stand-in for the keypoint's)
             if ours_of and theirs_of and not ours_of & theirs_of:
                 continue  # the label of another party ("被告人乙的辩护人为…" for "被告人甲的辩护人为…")
             if lang == "zh" and _P_ADMIN.sub("", theirs[2].strip(" 。")) == _P_ADMIN.sub("", m[2].strip(" 。")):
