@@ -1912,3 +1912,12 @@ def test_a_role_said_after_wei_and_another_defendant_of_the_query_is_no_stand_in
     kps = ["1. 被告人严明作案时39周岁。", "2. 被告人李琳作案时45周岁。", "3. 被告人严明更年轻。"]
     got = [lab.label for lab in judge_keypoints("被告人李琳案发时45周岁，已达刑事责任年龄。", kps, "zh")]
     assert got == ["Irrelevant", "Relevant", "Irrelevant"]
+
+
+def test_a_share_said_of_another_whole():
+    kp = "That was 1.2% of the revenue of Davis Financial Corporation."
+    assert label("Davis Financial Corporation's R&D spending was 1.2% of its total assets.", kp, "en") == "Wrong"
+    assert label("Davis Financial Corporation's R&D spending was 1.2% of its revenue.", kp, "en") == "Relevant"
+    kp = "线上零售板块收入占营业收入的27.7%。"
+    assert label("线上零售板块收入6.92亿元，相当于公司营业成本的27.7%。", kp, "zh") == "Wrong"
+    assert label("线上零售板块收入6.92亿元，占营业收入的27.7%。", kp, "zh") == "Relevant"

@@ -410,7 +410,7 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
         other_text = _text_fact_said_otherwise(kt, scene, facts, found)
         if other_text:
             return other_text
-        relabel = _label_said_otherwise(kt, scene, found)
+        relabel = _label_said_otherwise(kt, scene, found) or _ratio_base_swap(kt, scene, found)
         if relabel:
             return "Wrong", relabel
         total = _P_JOINT.search(kt.text) is not None and any(_said_as_total(ans, a) for _, a, _ in found)
@@ -470,6 +470,41 @@ def _text_fact_said_otherwise(kt: _Text, scene: _Scene, facts: Sequence[Keypoint
 
 # head words that name one member of a company's parts: "the X segment", "X板块"
 _MEMBER_HEADS = frozenset({_stem(w) for w in ("segment", "business", "division", "unit")} | {"板块", "业务", "分部"})
+
+
+# what a share is of, in a company's accounts: each one a different whole ("3.17% of revenue" is not "3.17% of net
+# profit"); the words that name each
+_RATIO_BASES = {
+    "revenue": r"revenues?|sales|turnover|营业收入|营收|收入",
+    "net profit": r"net (?:profit|income|earnings)|profits?|earnings|净利润|利润",
+    "total assets": r"(?:total )?assets|总资产|资产总额",
+    "costs": r"(?:operating )?costs?|expenses|营业成本|成本|费用",
+    "equity": r"(?:shareholders'? )?equity|net assets|净资产|所有者权益",
+}
+_P_BASE_AFTER = re.compile(r"^\s*(?:of\s+(?:the\s+|its\s+|their\s+|(?:the\s+)?(?:company|group)'s\s+)?(?:annual\s+|total\s+)?)"
+                           r"(" + "|".join(_RATIO_BASES.values()) + r")\b", re.I)
+_P_BASE_BEFORE_ZH = re.compile(r"(?:占|相当于)(?:公司|集团|其)?(?:全年|年度|当年)?(" + "|".join(_RATIO_BASES.values()) + r")的?\s*$")
+
+
+def _ratio_base(t: _Text, v: Value) -> str | None:
+    """What a share is said to be of: "1.2% of its total assets", "占营业收入的27.7%", "相当于公司营业成本的27.7%"."""
+    m = _P_BASE_AFTER.match(t.text[v.span[1]:v.span[1] + 48]) if t.language == "en" else \
+        _P_BASE_BEFORE_ZH.search(t.text[max(0, v.span[0] - 16):v.span[0]])
+    if not m:
+        return None
+    word = m[1].lower()
+    return next((name for name, words in _RATIO_BASES.items() if re.fullmatch(words, word, re.I)), None)
+
+
+def _ratio_base_swap(kt: _Text, scene: _Scene, found: list[tuple[Value, Value, bool]]) -> str | None:
+    """The keypoint's share said of another whole: "1.2% of its total assets" for "1.2% of the revenue"."""
+    for k, a, _ in found:
+        if k.kind != "percent":
+            continue
+        ours, theirs = _ratio_base(kt, k), _ratio_base(scene.answer, a)
+        if ours and theirs and ours != theirs:
+            return f"answer gives {a.text} of {theirs} where keypoint gives it of {ours}"
+    return None
 
 
 def _label_said_otherwise(kt: _Text, scene: _Scene, found: list[tuple[Value, Value, bool]]) -> str | None:
