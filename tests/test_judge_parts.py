@@ -1921,3 +1921,9 @@ def test_a_share_said_of_another_whole():
     kp = "线上零售板块收入占营业收入的27.7%。"
     assert label("线上零售板块收入6.92亿元，相当于公司营业成本的27.7%。", kp, "zh") == "Wrong"
     assert label("线上零售板块收入6.92亿元，占营业收入的27.7%。", kp, "zh") == "Relevant"
+
+
+def test_chao_chu_le_the_range_is_above_it():
+    kp = "参考范围为125～350×10⁹/L，结果在参考范围内。"
+    assert label("患者的血小板计数超出了参考范围。", kp, "zh") == "Wrong"
+    assert label("患者的血小板计数没有超出参考范围。", kp, "zh") != "Wrong"  # (a status said by a negation)

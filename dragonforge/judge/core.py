@@ -809,9 +809,9 @@ def _event_word(k: Value, scene: _Scene) -> str | None:
 _P_STATUS = {
     "low": re.compile(r"低于(?:参考|正常)|偏低|降低|减低|下降|缩短|↓|\bbelow (?:the )?(?:reference|normal)|\b(?:low|decreased|"
                       r"reduced)\b", re.I),
-    "high": re.compile(r"高于(?:参考|正常)|(?<![未没不])(?:超出|超过)(?:参考|正常)|偏高|升高|增高|延长|↑|\babove (?:the )?"
+    "high": re.compile(r"高于(?:参考|正常)|(?<![未没不])(?<!没有)(?:超出|超过)了?(?:参考|正常)|偏高|升高|增高|延长|↑|\babove (?:the )?"
                        r"(?:reference|normal)|\b(?:high|elevated|raised|increased|prolonged)\b", re.I),
-    "normal": re.compile(r"(?:参考|正常)(?:值)?范围(?:之)?内|处于正常范围|(?<![不非异])正常|(?:未|没有|没|不)(?:超出|超过)(?:参考|正常)|"
+    "normal": re.compile(r"(?:参考|正常)(?:值)?范围(?:之)?内|处于正常范围|(?<![不非异])正常|(?:未|没有|没|不)(?:超出|超过)了?(?:参考|正常)|"
                          r"\bwithin (?:the )?(?:reference|normal)|\bnormal\b", re.I),
 }
 _STATUS_NAMES = {"low": "below the reference range", "high": "above the reference range",

@@ -142,6 +142,7 @@ _P_NOT_BEFORE_CMP_EN = re.compile(r"(?:\bnot|n't|\bnever)\s+(?:\w+\s+){0,2}$", r
 _P_NOT_BEFORE_CMP_ZH = re.compile(r"(?:并不|不|并没有|没有|并非|并未|未)(?:是)?$")  # "并不高于", "不比…高", "并不是更早的"
 
 
+_P_NOT_BEYOND = re.compile(r"(?:未|没有|没|不|并未)(?:超出|超过|高于|低于)|\bnot\s+(?:above|below|outside|beyond)\b", re.I)
 _P_NOT_AS_ZH = re.compile(r"(?:没有|不如)[^，。；,;]{1,12}?(?:那么|这么)?(年轻|年长|快|慢|高|低|多|少|大|小|长|短|早|晚)"
                           r"(?![\u4e00-\u9fff]{0,1}[于期度])")  # ("没有乙快": 甲 is the slower; not 没有高于)
 
@@ -247,6 +248,8 @@ def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | Non
         if mine and not named & mine:
             continue
         text = ans.masked[c.span[0]:c.span[1]]
+        if _P_NOT_BEYOND.search(text):
+            continue  # "没有超出参考范围": a reading's status said by a negation, not a denial
         if _negated_comparison(ans.masked[c.span[0]:c.span[1] + 3], lang):  # (a clause may end at its 晚于)
             continue  # a negated comparison ("并不比乙年轻", "没有乙快") denies the comparison, not the reading
         clauses.append((c, text, {s for s, _ in _frame_tokens(_unnamed(scene, text), lang)}))
