@@ -1927,3 +1927,11 @@ def test_chao_chu_le_the_range_is_above_it():
     kp = "参考范围为125～350×10⁹/L，结果在参考范围内。"
     assert label("患者的血小板计数超出了参考范围。", kp, "zh") == "Wrong"
     assert label("患者的血小板计数没有超出参考范围。", kp, "zh") != "Wrong"  # (a status said by a negation)
+
+
+def test_a_motion_rejected_is_not_passed():
+    kp = "会议审议通过了使用闲置自有资金进行现金管理的议案。"
+    assert label("会议否决了使用闲置自有资金进行现金管理的议案，该议案未获通过。", kp, "zh") == "Wrong"
+    assert label("会议审议通过了使用闲置自有资金进行现金管理的议案。", kp, "zh") == "Relevant"
+    kp = "The meeting passed the proposal on cash management."
+    assert label("The meeting rejected the proposal on cash management.", kp, "en") == "Wrong"

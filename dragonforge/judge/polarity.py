@@ -25,7 +25,8 @@ _DIRECTION_ZH = [(re.compile(r"增长|上升|提高|增加|上涨|增至|升高|
                  (re.compile(r"下降|减少|降低|下滑|下跌|减至|降至|缩小|回落"), _DOWN)]
 _OPPOSITES_EN = [("above", "below"), ("positive", "negative"), ("benign", "malignant"), ("lighter", "heavier"),
                  ("mitigated", "aggravated"), ("lenient", "severe"), ("qualified", "unqualified"),
-                 ("approved", "rejected"), ("guilty", "innocent"), ("accepted", "rejected"),
+                 ("approved", "rejected"), ("guilty", "innocent"), ("accepted", "rejected"), ("passed", "rejected"),
+                 ("approved", "voted down"),
                  # superlatives: which end of a ranking
                  ("largest", "smallest"), ("biggest", "smallest"), ("highest", "lowest"), ("longest", "shortest"),
                  ("oldest", "youngest"), ("earliest", "latest"), ("maximum", "minimum"),
@@ -40,7 +41,8 @@ _OPPOSITES_ZH = [("从轻", "从重"), ("减轻", "加重"), ("阳性", "阴性"
                  ("参考范围内", "超过参考范围"), ("正常范围内", "超出正常范围"),
                  ("最大", "最小"), ("最高", "最低"), ("最多", "最少"), ("最长", "最短"), ("最早", "最晚"),
                  ("收购", "出售"), ("买入", "卖出"), ("增持", "减持"), ("上腹", "下腹"),
-                 ("Ⅰ型", "Ⅱ型"), ("I型", "II型"), ("1型", "2型"), ("左侧", "右侧"), ("左肺", "右肺"), ("抬高", "压低")]
+                 ("Ⅰ型", "Ⅱ型"), ("I型", "II型"), ("1型", "2型"), ("左侧", "右侧"), ("左肺", "右肺"), ("抬高", "压低"),
+                 ("审议通过", "否决")]
 
 
 def _direction(text: str, language: str) -> int:
