@@ -1935,3 +1935,11 @@ def test_a_motion_rejected_is_not_passed():
     assert label("会议审议通过了使用闲置自有资金进行现金管理的议案。", kp, "zh") == "Relevant"
     kp = "The meeting passed the proposal on cash management."
     assert label("The meeting rejected the proposal on cash management.", kp, "en") == "Wrong"
+
+
+def test_a_value_not_reached_is_denied():
+    kp = "Danny Jonas was 50 years old at the time of the offence."
+    assert label("Danny Jonas had not yet turned 50 at the time of the offence.", kp, "en") == "Wrong"
+    assert label("Danny Jonas had turned 50 at the time of the offence.", kp, "en") == "Relevant"
+    assert label("秦海英于2024年4月3日入院，并未住满9天。", "共住院9天。", "zh") == "Wrong"
+    assert label("秦海英于2024年4月3日入院，共住院9天。", "共住院9天。", "zh") == "Relevant"

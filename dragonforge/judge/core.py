@@ -401,6 +401,9 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
                 and max(_coverage(kp_words, scene.blank(near), lang),
                         _coverage(residual, scene.blank(near), lang)) < RESIDUAL_RELEVANT:
             return "Irrelevant", f"{', '.join(a.text for _, a, _ in found)} appears in another role"
+        denied = next((a for _, a, _ in found if _value_denied(ans, a)), None)
+        if denied is not None:
+            return "Wrong", f"answer says it did not reach {denied.text}"
         clash = _opposite_word(kt.text, near, lang) or _negation_flip(kt.text, near, lang)
         if clash:
             return "Wrong", clash
@@ -484,6 +487,16 @@ _RATIO_BASES = {
 _P_BASE_AFTER = re.compile(r"^\s*(?:of\s+(?:the\s+|its\s+|their\s+|(?:the\s+)?(?:company|group)'s\s+)?(?:annual\s+|total\s+)?)"
                            r"(" + "|".join(_RATIO_BASES.values()) + r")\b", re.I)
 _P_BASE_BEFORE_ZH = re.compile(r"(?:占|相当于)(?:公司|集团|其)?(?:全年|年度|当年)?(" + "|".join(_RATIO_BASES.values()) + r")的?\s*$")
+
+
+# "had not yet turned 50", "did not reach the threshold of", "并未住满9天", "未达到": the value denied, not stated
+_P_NOT_REACHED = {"en": re.compile(r"\b(?:not|never|n't)\s+(?:yet\s+)?(?:turn|turned|reach|reached|attain|attained|hit)\s+"
+                                   r"(?:(?:the\s+)?(?:age|threshold|level|mark)\s+of\s+)?(?:an?\s+)?$", re.I),
+                  "zh": re.compile(r"(?:并未|未|没有|尚未|不)(?:住满|满|达到|达|到)$")}
+
+
+def _value_denied(t: _Text, v: Value) -> bool:
+    return _P_NOT_REACHED[t.language].search(t.text[max(0, v.span[0] - 40):v.span[0]]) is not None
 
 
 def _ratio_base(t: _Text, v: Value) -> str | None:
