@@ -1943,3 +1943,9 @@ def test_a_value_not_reached_is_denied():
     assert label("Danny Jonas had turned 50 at the time of the offence.", kp, "en") == "Relevant"
     assert label("秦海英于2024年4月3日入院，并未住满9天。", "共住院9天。", "zh") == "Wrong"
     assert label("秦海英于2024年4月3日入院，共住院9天。", "共住院9天。", "zh") == "Relevant"
+
+
+def test_enlarged_and_shrunk_are_directions():
+    kp = "The repeat liver ultrasound showed an abscess cavity that had shrunk to 3.0 cm."
+    assert label("The repeat ultrasound showed that the abscess cavity had enlarged to 3.0 cm.", kp, "en") == "Wrong"
+    assert label("The repeat ultrasound showed that the abscess cavity had shrunk to 3.0 cm.", kp, "en") == "Relevant"
