@@ -1949,3 +1949,10 @@ def test_enlarged_and_shrunk_are_directions():
     kp = "The repeat liver ultrasound showed an abscess cavity that had shrunk to 3.0 cm."
     assert label("The repeat ultrasound showed that the abscess cavity had enlarged to 3.0 cm.", kp, "en") == "Wrong"
     assert label("The repeat ultrasound showed that the abscess cavity had shrunk to 3.0 cm.", kp, "en") == "Relevant"
+
+
+def test_amount_grades_and_surrender_forms_are_closed_class_members():
+    assert label("The court graded the amount as relatively large.", "The court found a huge amount.", "en") == "Wrong"
+    assert label("The court found the amount huge.", "The court found a huge amount.", "en") != "Wrong"
+    kp = "Adrian Jonas made a truthful confession, which allows a lighter punishment."
+    assert label("In mitigation, Adrian Jonas voluntarily surrendered to the police.", kp, "en") == "Wrong"

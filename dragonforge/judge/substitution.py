@@ -532,11 +532,13 @@ CLOSED_CLASSES: tuple[tuple[str, ...], ...] = (
      "disclaimer of opinion|无法表示意见"),
     ("summary procedure|简易程序", "ordinary procedure|普通程序", "fast-track procedure|速裁程序"),
     # how a defendant came to confess, as a sentence weighs it: surrendered, or confessed once caught
-    ("自首|voluntary surrender|surrendered voluntarily|turned himself in|turned herself in",
+    ("自首|voluntary surrender|surrendered voluntarily|voluntarily surrendered|turned himself in|turned herself in",
      "坦白|如实供述|truthful confession|confessed truthfully|truthfully confessed"),
     ("shanghai stock exchange|上海证券交易所|上交所", "shenzhen stock exchange|深圳证券交易所|深交所",
      "new york stock exchange|nyse", "nasdaq", "hong kong stock exchange|香港联合交易所|港交所",
      "london stock exchange", "beijing stock exchange|北京证券交易所|北交所"),
+    # the grades of an amount the criminal law weighs (数额较大 / 巨大 / 特别巨大)
+    ("数额较大|relatively large", "数额巨大|huge amount|a huge amount", "数额特别巨大|especially huge|particularly huge"),
 )
 
 
