@@ -1956,3 +1956,10 @@ def test_amount_grades_and_surrender_forms_are_closed_class_members():
     assert label("The court found the amount huge.", "The court found a huge amount.", "en") != "Wrong"
     kp = "Adrian Jonas made a truthful confession, which allows a lighter punishment."
     assert label("In mitigation, Adrian Jonas voluntarily surrendered to the police.", kp, "en") == "Wrong"
+
+
+def test_a_prior_conviction_said_where_the_keypoint_says_none():
+    kp = "Ruben Cole has no previous criminal record."
+    assert label("The court considered that Ruben Cole had one prior conviction.", kp, "en") == "Wrong"
+    assert label("Ruben Cole had prior convictions as a repeat offender.", kp, "en") == "Wrong"
+    assert label("Ruben Cole has no prior convictions.", kp, "en") != "Wrong"

@@ -340,7 +340,8 @@ def _term_ruled_out(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | No
 # A prior conviction, as a judgment records it, and its denial (a general legal reading, either language)
 _P_PRIOR_CONVICTION = re.compile(r"曾(?:于[^，。；]{0,14})?因(?:犯)?[^，。；]{0,16}被判处|有前科|系累犯|\bprior conviction|"
                                  r"\b(?:previously|earlier|once)\b[^.;]{0,40}\b(?:convicted|sentenced)\b|"
-                                 r"\bhas a (?:previous |prior )?criminal record|\brecidivist", re.I)
+                                 r"\bhas a (?:previous |prior )?criminal record|\brecidivist|\brepeat offender|"
+                                 r"\bhad (?:a |one |two |\d+ )?(?:previous|prior) (?:convictions?|criminal record)", re.I)
 _P_NO_PRIOR = re.compile(r"无前科|没有前科|无犯罪记录|没有犯罪记录|系初犯|是初犯|初犯|\bno (?:prior|previous) (?:criminal )?"
                          r"(?:record|convictions?)\b|\bno criminal record\b|\bfirst[- ]time offender\b|"
                          r"\bnever (?:been )?(?:previously )?(?:convicted|sentenced)\b", re.I)
@@ -349,9 +350,19 @@ _P_NO_PRIOR = re.compile(r"无前科|没有前科|无犯罪记录|没有犯罪�
 def _prior_record_denied(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
     """The keypoint records a prior conviction (曾于…因犯…被判处, "was previously sentenced"), and the answer says its
     party has none (无前科, 初犯, "no prior record")."""
+    mine = set(kp_parties)
+    if _P_NO_PRIOR.search(kt.text) and not _P_PRIOR_CONVICTION.search(kt.text):
+        # the other way round: the keypoint says none, the answer records one ("had one prior conviction")
+        for c in scene.answer.clauses:
+            m = _P_PRIOR_CONVICTION.search(c.text)
+            if c.refusal or not m or _P_NO_PRIOR.search(c.text) or _negated(c.text[:m.start()][-12:], scene.language):
+                continue
+            if mine and (named := scene.parties(c.span[0])) and not named & mine:
+                continue
+            return f"answer says {m.group()} where keypoint says no prior record"
+        return None
     if not _P_PRIOR_CONVICTION.search(kt.text) or _P_NO_PRIOR.search(kt.text):
         return None
-    mine = set(kp_parties)
     for c in scene.answer.clauses:
         m = _P_NO_PRIOR.search(c.text)
         if c.refusal or not m:
