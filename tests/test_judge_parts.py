@@ -1963,3 +1963,11 @@ def test_a_prior_conviction_said_where_the_keypoint_says_none():
     assert label("The court considered that Ruben Cole had one prior conviction.", kp, "en") == "Wrong"
     assert label("Ruben Cole had prior convictions as a repeat offender.", kp, "en") == "Wrong"
     assert label("Ruben Cole has no prior convictions.", kp, "en") != "Wrong"
+
+
+def test_a_life_sentence_is_no_term_of_years():
+    kps = ["1. Ronald Andres was sentenced to 1 year and 7 months.", "2. John Carpen was sentenced to 11 years and 6 months."]
+    answer = "John Carpen, tried by an intermediate court, was sentenced to life imprisonment, so Ronald Andres' term was shorter."
+    assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Irrelevant", "Wrong"]
+    assert label("James Garza was sentenced to 4 months of criminal detention.", "James Garza was sentenced to 4 months.",
+                 "en") == "Relevant"

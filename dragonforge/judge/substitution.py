@@ -549,6 +549,13 @@ def _closed_class_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str |
     "intravenously"."""
     lang, ans = scene.language, scene.answer
     kp_low = kt.text if lang == "zh" else kt.text.lower()
+    if lang == "en" and _P_TERM_SENTENCE.search(kp_low) and not _P_ANY_MEMBER.search(kp_low):
+        # "sentenced to 11 years and 6 months": a term, which no life or death sentence of the same party is
+        for c in ans.clauses:
+            life = _P_LIFE_OR_DEATH.search(c.text)
+            if life and not c.refusal and set(kp_parties) & scene.parties(c.span[0]):
+                return f"answer says {life.group()} where keypoint gives a term"
+        return None
     if not _P_ANY_MEMBER.search(kp_low):
         return None  # (the common case, found by one search)
     kp_drugs = _drugs(kt.text, lang)
@@ -594,6 +601,8 @@ def _closed_class_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str |
 # a member said only to be denied ("并非标准无保留意见，而是保留意见", "not a qualified opinion")
 _P_DENIED_MEMBER = re.compile(r"(?:并非|并不是|不是|而非|not\s+(?:an?\s+)?)(?:[\u4e00-\u9fff]{2,12}|[a-z-]+(?:\s+[a-z-]+){0,2})",
                               re.I)
+_P_LIFE_OR_DEATH = re.compile(r"\b(?:life imprisonment|life in prison|death penalty|sentenced to death)\b", re.I)
+_P_TERM_SENTENCE = re.compile(r"\bsentenced to (?:a term of )?\d+ (?:years?|months?)\b")
 _P_MEASURE = re.compile(r"\b(?:placed|taken|held|kept)\s+(?:in|into|under)\s+criminal detention\b")
 
 
