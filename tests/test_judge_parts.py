@@ -1971,3 +1971,11 @@ def test_a_life_sentence_is_no_term_of_years():
     assert [lab.label for lab in judge_keypoints(answer, kps, "en")] == ["Irrelevant", "Wrong"]
     assert label("James Garza was sentenced to 4 months of criminal detention.", "James Garza was sentenced to 4 months.",
                  "en") == "Relevant"
+
+
+def test_meeting_kinds_and_thrombolytics():
+    kp = "宁兴生物科技股份有限公司于2018年5月12日召开2018年第一次临时股东大会。"
+    assert label("宁兴生物科技于2018年5月12日召开的是2017年年度股东大会。", kp, "zh") == "Wrong"
+    assert label("宁兴生物科技于2018年5月12日召开了2018年第一次临时股东大会。", kp, "zh") == "Relevant"
+    kp = "Debra Torre underwent intravenous thrombolysis with alteplase."
+    assert label("Debra Torre was given intravenous thrombolysis with tenecteplase.", kp, "en") == "Wrong"

@@ -537,6 +537,8 @@ CLOSED_CLASSES: tuple[tuple[str, ...], ...] = (
     ("shanghai stock exchange|上海证券交易所|上交所", "shenzhen stock exchange|深圳证券交易所|深交所",
      "new york stock exchange|nyse", "nasdaq", "hong kong stock exchange|香港联合交易所|港交所",
      "london stock exchange", "beijing stock exchange|北京证券交易所|北交所"),
+    # a shareholders' meeting: the annual one or an extraordinary one
+    ("年度股东大会|annual general meeting|annual shareholders' meeting", "临时股东大会|extraordinary general meeting"),
     # the grades of an amount the criminal law weighs (数额较大 / 巨大 / 特别巨大)
     ("数额较大|relatively large", "数额巨大|huge amount|a huge amount", "数额特别巨大|especially huge|particularly huge"),
 )
@@ -642,12 +644,12 @@ def _has_member(text: str, member: str, language: str) -> bool:
 _P_DRUG_EN = re.compile(
     r"\b(?:[a-z]+(?:cillin|mycin|micin|cycline|floxacin|conazole|prazole|[a-z]vir|profen|fenac|coxib|olol|pril|"
     r"sartan|dipine|statin|parin|xaban|grel|tidine|setron|gliptin|glinide|glitazone|formin|azepam|zolam|triptan|cobalamin|"
-    r"[a-z]mab|tinib|nisone|olone|methasone|semide|sulosin|azosin|steride|tropium|terol|sonide|phylline|lukast|metacin|methacin|dronate|gliflozin|oxetine|triptyline|peridol|apine|caine|cortisone)|cef[a-z]{3,}|insulin|aspirin|"
+    r"[a-z]mab|tinib|nisone|olone|methasone|semide|sulosin|azosin|steride|tropium|terol|sonide|phylline|lukast|metacin|methacin|dronate|gliflozin|oxetine|triptyline|peridol|apine|caine|cortisone|teplase|kinase)|cef[a-z]{3,}|insulin|aspirin|"
     r"acetaminophen|paracetamol|morphine|tramadol|ambroxol|warfarin|digoxin|nitroglycerin|dexamethasone)\b", re.I)
 _P_DRUG_ZH = re.compile(r"头孢|西林|霉素|环素|沙星|康唑|洛韦|他韦|洛芬|芬酸|昔布|洛尔|普利|沙坦|地平|他汀|肝素|沙班|格雷|拉唑|替丁|司琼|"
                         r"列汀|格列|双胍|西泮|唑仑|曲坦|单抗|替尼|尼松|米松|塞米|罗辛|雄胺|胰岛素|阿司匹林|对乙酰氨基酚|吗啡|"
                         r"曲马多|氨溴索|华法林|地高辛|硝酸甘油|尼龙|松龙|奈德|胺醇|巴坦|特罗|溴铵|氯铵|噻嗪|"
-                        r"美辛|膦酸|西汀|替林|卡因|硝唑|可的松")
+                        r"美辛|膦酸|西汀|替林|卡因|硝唑|可的松|普酶")
 
 
 _ZH_DRUG_PREFIXES = ("头孢", "格列")  # stems that open the name (头孢曲松); the others close it (左氧氟沙星)
