@@ -1979,3 +1979,12 @@ def test_meeting_kinds_and_thrombolytics():
     assert label("宁兴生物科技于2018年5月12日召开了2018年第一次临时股东大会。", kp, "zh") == "Relevant"
     kp = "Debra Torre underwent intravenous thrombolysis with alteplase."
     assert label("Debra Torre was given intravenous thrombolysis with tenecteplase.", kp, "en") == "Wrong"
+
+
+def test_another_set_of_ecg_leads():
+    kp = "12导联心电图检查结果提示Ⅱ、Ⅲ、aVF导联ST段抬高3.2mm。"
+    assert label("12导联心电图提示V1～V4导联ST段抬高3.2mm。", kp, "zh") == "Wrong"
+    assert label("心电图提示II、III、aVF导联ST段抬高3.2mm。", kp, "zh") == "Relevant"
+    kp = "The ECG showed ST elevation of 3.2 mm in leads II, III and aVF."
+    assert label("The ECG showed ST elevation of 3.2 mm in leads V1-V4.", kp, "en") == "Wrong"
+    assert label("The ECG showed 3.2 mm ST elevation in the inferior leads II, III, aVF.", kp, "en") == "Relevant"

@@ -84,6 +84,7 @@ from dragonforge.judge.substitution import (
     _filler_clash,
     _frame_substitution,
     _label_value,
+    _lead_swap,
     _place_swap,
     _said_otherwise_zh,
     _shares_drug,
@@ -201,7 +202,8 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
             or _fact_lead_swap(kt, scene, kp_parties, facts) or _code_swap(kt, scene) \
             or _place_swap(kt, scene, kp_parties, facts) or _role_denied(kt, scene, kp_parties) \
             or _term_ruled_out(kt, scene, kp_parties) or _category_after_is_a(kt, scene, kp_parties, facts) \
-            or _prior_record_denied(kt, scene, kp_parties) or _field_label_swap(kt, scene, kp_parties, facts)
+            or _prior_record_denied(kt, scene, kp_parties) or _field_label_swap(kt, scene, kp_parties, facts) \
+            or _lead_swap(kt, scene)
         if swapped:
             return "Wrong", swapped
     absent = [i for i in named_by_facts if not scene.mentioned(i)

@@ -1004,3 +1004,42 @@ def _zh_frame(lead: str) -> list[str]:
     if "住" in lead:
         return ["住", "居住"]
     return [lead[-2:]] if len(lead) >= 2 else []
+
+
+# --- another set of ECG leads --------------------------------------------------------------------------
+
+_P_LEAD_TOKEN = re.compile(r"aV[RLF]|V[1-6](?:\s*[～~\-–至到]\s*V?[1-6])?|Ⅰ|Ⅱ|Ⅲ|\bI{1,3}\b", re.I)
+_P_LEADS_ZH = re.compile(r"((?:(?:aV[RLF]|V[1-6](?:\s*[～~\-–至到]\s*V?[1-6])?|Ⅰ|Ⅱ|Ⅲ|I{1,3})[、，,及和与\s]*)+)导联", re.I)
+_P_LEADS_EN = re.compile(r"\bleads?\s+((?:(?:aV[RLF]|V[1-6](?:\s*[～~\-–]\s*V?[1-6])?|I{1,3})(?:,\s*|\s+and\s+|\s*/\s*|\s+)?)+)"
+                         r"|((?:(?:aV[RLF]|V[1-6](?:\s*[～~\-–]\s*V?[1-6])?|I{1,3})(?:,\s*|\s+and\s+|\s*/\s*|\s+)?)+)\s*leads\b",
+                         re.I)
+_ROMAN_LEADS = {"Ⅰ": "I", "Ⅱ": "II", "Ⅲ": "III"}
+
+
+def _leads(text: str, language: str) -> set[str]:
+    """The ECG leads a text names before 导联 or around "leads": Ⅱ、Ⅲ、aVF; V1～V4 (each of V1 to V4)."""
+    out: set[str] = set()
+    pattern = _P_LEADS_ZH if language == "zh" else _P_LEADS_EN
+    for m in pattern.finditer(text):
+        for t in _P_LEAD_TOKEN.finditer(next(g for g in m.groups() if g)):
+            tok = _ROMAN_LEADS.get(t[0], t[0]).upper().replace(" ", "")
+            span = re.fullmatch(r"V([1-6])[～~\-–至到]V?([1-6])", tok)
+            if span:
+                out |= {f"V{i}" for i in range(int(span[1]), int(span[2]) + 1)}
+            else:
+                out.add(tok)
+    return out
+
+
+def _lead_swap(kt: _Text, scene: _Scene) -> str | None:
+    """The keypoint's finding in one set of ECG leads, the answer's in another that shares none ("V1～V4导联ST段抬高"
+    for "Ⅱ、Ⅲ、aVF导联ST段抬高"): another territory of the heart."""
+    lang = scene.language
+    ours = _leads(kt.text, lang)
+    if not ours:
+        return None
+    theirs = _leads(scene.answer.text, lang)
+    if theirs and not theirs & ours:
+        return f"answer names leads {', '.join(sorted(theirs))} where keypoint names {', '.join(sorted(ours))}"
+    return None
+
