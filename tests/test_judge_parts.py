@@ -1988,3 +1988,10 @@ def test_another_set_of_ecg_leads():
     kp = "The ECG showed ST elevation of 3.2 mm in leads II, III and aVF."
     assert label("The ECG showed ST elevation of 3.2 mm in leads V1-V4.", kp, "en") == "Wrong"
     assert label("The ECG showed 3.2 mm ST elevation in the inferior leads II, III, aVF.", kp, "en") == "Relevant"
+
+
+def test_a_short_verb_a_few_words_after_the_name_leads_to_the_slot():
+    facts = [[{"kind": "category", "key": "charge", "text": "贩卖毒品罪"}]]
+    kp = ["3. 被告人陈建华犯贩卖毒品罪。"]
+    assert judge_keypoints("陈建华被认定犯非法持有毒品罪。", kp, "zh", keypoint_facts=facts)[0].label == "Wrong"
+    assert judge_keypoints("陈建华被认定犯贩卖毒品罪。", kp, "zh", keypoint_facts=facts)[0].label == "Relevant"

@@ -127,7 +127,7 @@ def _analyse(text: str, language: str) -> _Text:
                  tuple(clauses), "".join(chars))
 
 
-# "roughly $3,100", "about $252,000", "大约3,300万元", "3,300万元左右": a hedged round figure is rounded at its last
+# "roughly $4,200", "about $318,000", "大约2,600万元", "2,600万元左右": a hedged round figure is rounded at its last
 # non-zero digit ($3,110 rounds to it); an unhedged one is exact as written
 _P_HEDGE_BEFORE = re.compile(r"(?:\b(?:about|around|approximately|approx\.?|roughly|nearly|almost|some|close to|"
                              r"just (?:over|under)|circa)|~|约|大约|大概|近|将近|接近|逾)\s*$", re.I)

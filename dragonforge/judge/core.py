@@ -491,7 +491,7 @@ _P_BASE_AFTER = re.compile(r"^\s*(?:of\s+(?:the\s+|its\s+|their\s+|(?:the\s+)?(?
 _P_BASE_BEFORE_ZH = re.compile(r"(?:占|相当于)(?:公司|集团|其)?(?:全年|年度|当年)?(" + "|".join(_RATIO_BASES.values()) + r")的?\s*$")
 
 
-# "had not yet turned 50", "did not reach the threshold of", "并未住满9天", "未达到": the value denied, not stated
+# "had not yet turned 60", "did not reach the threshold of", "并未住满12天", "未达到": the value denied, not stated
 _P_NOT_REACHED = {"en": re.compile(r"\b(?:not|never|n't)\s+(?:yet\s+)?(?:turn|turned|reach|reached|attain|attained|hit)\s+"
                                    r"(?:(?:the\s+)?(?:age|threshold|level|mark)\s+of\s+)?(?:an?\s+)?$", re.I),
                   "zh": re.compile(r"(?:并未|未|没有|尚未|不)(?:住满|满|达到|达|到)$")}
@@ -502,7 +502,7 @@ def _value_denied(t: _Text, v: Value) -> bool:
 
 
 def _ratio_base(t: _Text, v: Value) -> str | None:
-    """What a share is said to be of: "1.2% of its total assets", "占营业收入的27.7%", "相当于公司营业成本的27.7%"."""
+    """What a share is said to be of: "2.4% of its total assets", "占营业收入的31.5%", "相当于公司营业成本的31.5%"."""
     m = _P_BASE_AFTER.match(t.text[v.span[1]:v.span[1] + 48]) if t.language == "en" else \
         _P_BASE_BEFORE_ZH.search(t.text[max(0, v.span[0] - 16):v.span[0]])
     if not m:
@@ -512,7 +512,7 @@ def _ratio_base(t: _Text, v: Value) -> str | None:
 
 
 def _ratio_base_swap(kt: _Text, scene: _Scene, found: list[tuple[Value, Value, bool]]) -> str | None:
-    """The keypoint's share said of another whole: "1.2% of its total assets" for "1.2% of the revenue"."""
+    """The keypoint's share said of another whole: "2.4% of its total assets" for "2.4% of the revenue"."""
     for k, a, _ in found:
         if k.kind != "percent":
             continue
@@ -524,8 +524,8 @@ def _ratio_base_swap(kt: _Text, scene: _Scene, found: list[tuple[Value, Value, b
 
 def _label_said_otherwise(kt: _Text, scene: _Scene, found: list[tuple[Value, Value, bool]]) -> str | None:
     """The keypoint's figure said under another member's name: the keypoint names its member before the value
-    ("精密零部件板块实现收入1.86亿元", "the vaccines segment generated $X"), the answer says the same head word
-    before the same value with other words before it ("工业机械板块实现收入1.86亿元") and never says the keypoint's."""
+    ("精密部件板块实现收入2.14亿元", "the vaccines segment generated $X"), the answer says the same head word
+    before the same value with other words before it ("工程机械板块实现收入2.14亿元") and never says the keypoint's."""
     lang, ans = scene.language, scene.answer
     said_all = scene.blank(ans.masked)
     kp_all = set(_content_tokens(scene.blank(kt.masked), lang))
@@ -856,7 +856,7 @@ def _range_status(t: _Text, v: Value) -> str | None:
         head = _P_ALL_NORMAL.search(lead)
         if head and not re.search(r"[.;。；\n]", lead[head.end():]):
             return "normal"
-    if not found:  # "91.2%, within the reference range of 40-75%": said of the range, before it
+    if not found:  # "88.4%, within the reference range of 40-75%": said of the range, before it
         start = v.span[0]
         prev = [x for x in t.values if x.span[1] <= start]
         while prev and re.fullmatch(r"\s*[-–~～至到]\s*", t.text[prev[-1].span[1]:start]):

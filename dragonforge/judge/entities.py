@@ -183,7 +183,7 @@ def _entities(text: str, language: str, taken: bytearray) -> list[_Entity]:
         freq = _initialised_jieba().dt.FREQ
         plain = _P_ZH_NOT_A_NAME.sub(lambda m: "　" * len(m[0]), text)  # 中华人民共和国 holds no 华人民
         for m in _P_ZH_PERSON.finditer(plain):
-            common = 5000 if m.start(1) > m.start() else 500  # (after a role word, 被告人李俊: a name, though a word)
+            common = 5000 if m.start(1) > m.start() else 500  # (after a role word, 被告人王俊: a name, though a word)
             if freq.get(m[1], 0) <= common and not any(k in m[1] for k in _KIN_ZH):  # 时间, 其中, 高于: words; 母亲: kin
                 out.append(_entity_zh(m[1], False))
     else:
@@ -195,7 +195,7 @@ def _entities(text: str, language: str, taken: bytearray) -> list[_Entity]:
                 continue  # "Xing Chu No 657": the label of a case or file number, not a party
             name = m[0]
             place = _P_OF_PLACE.match(text, b) if _P_INSTITUTION_END.search(name) else None
-            if place:  # "the Intermediate People's Court of Port Jeffreyshire": the place is part of its name
+            if place:  # "the Intermediate People's Court of Port Hale": the place is part of its name
                 name += place[0]
             ent = _entity_en(name, after_number=bool(re.search(r"\d[\w-]*,?\s*$|\b(?:on|along|off|of|and|at|near|to|from)\s+$",
                                                                text[max(0, a - 12):a])))  # (or a street's preposition)

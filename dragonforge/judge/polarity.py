@@ -277,7 +277,7 @@ def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | Non
             if any(w in toks and len(w) >= 4 and _negated_near(text, {w}, lang, strict=True) for w in kp):
                 return f"answer denies what keypoint states: {c.text.strip()[:60]}"  # "alert but not flushed"
     # a clause that says all of a keypoint of two or more words speaks for it over one that says only its head
-    # ("董事会由11名董事组成，但其中没有独立董事" for "其中独立董事5名")
+    # ("董事会由9名董事组成，但其中没有独立董事" for "其中独立董事3名")
     whole = [x for x in clauses if len(kp) >= 2 and all(w in x[2] for w in kp)]
     for c, text, toks in whole or clauses:
         share = sum(1 for s in kp if s in toks) / len(kp)

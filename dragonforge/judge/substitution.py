@@ -770,10 +770,16 @@ def _fact_lead_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list
         if at <= 0 or not own or _coverage(own, said_raw if org else said, lang) >= 0.5 or (fact.kind == "text" and len(own) > 4):
             continue  # (a text fact that is a clause of its own has no single place to fill)
         before = kt.text[:at]
+        name: str | None = None
+        verb = ""
         if lang == "zh":
             lead = _P_ZH_COPULA_END.sub("", before.rstrip())[-4:]
             if any(lead.endswith(a) or a.endswith(lead) for e in scene.entities for a in e.aliases):
-                lead = before.rstrip()[-4:]  # a name alone leads to no slot: keep its verb ("韩秀兰在")
+                lead = before.rstrip()[-4:]  # a name alone leads to no slot: keep its verb ("张某在")
+            # a name then a short verb ("甲犯"): the verb may come a few words after the name ("甲被认定犯")
+            name = next((a for e in scene.entities for a in e.aliases if len(a) >= 2 and before.rstrip().endswith(a, 0, -1)
+                         and 1 <= len(before.rstrip()) - before.rstrip().rindex(a) - len(a) <= 2), None)
+            verb = before.rstrip()[before.rstrip().rindex(name) + len(name):] if name else ""
             if len(lead) < 2 or not all(_P_CJK.match(c) for c in lead):
                 continue
         else:
@@ -789,6 +795,10 @@ def _fact_lead_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list
                 continue  # a clause about someone else
             text = c.text if lang == "zh" else c.text.lower()
             i = text.find(lead)
+            if i < 0 and lang == "zh" and verb and name is not None and name in text:
+                gap = re.compile(rf"{re.escape(name)}[\u4e00-\u9fff]{{1,4}}?{re.escape(verb)}").search(text)
+                if gap:  # "甲被认定犯X" for "甲犯Y"
+                    i, lead = gap.start(), gap.group()
             if i < 0:
                 continue
             rest = text[i + len(lead):]
