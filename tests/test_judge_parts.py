@@ -1995,3 +1995,29 @@ def test_a_short_verb_a_few_words_after_the_name_leads_to_the_slot():
     kp = ["3. 被告人陈建华犯贩卖毒品罪。"]
     assert judge_keypoints("陈建华被认定犯非法持有毒品罪。", kp, "zh", keypoint_facts=facts)[0].label == "Wrong"
     assert judge_keypoints("陈建华被认定犯贩卖毒品罪。", kp, "zh", keypoint_facts=facts)[0].label == "Relevant"
+
+
+def test_review_cases_stay_as_people_read_them():
+    # the keypoint's own denial said back is no denial of it
+    assert label("被告人作案时未满18周岁。", "被告人作案时未满18周岁。", "zh") == "Relevant"
+    assert label("She hadn't yet turned 50 at the time.", "She was 50 years old at the time.", "en") == "Wrong"
+    # distinct drugs stay distinct; a name before a drug is not part of it
+    assert label("She was given ofloxacin 500 mg once daily.", "She was given levofloxacin 500 mg once daily.", "en") == "Wrong"
+    assert label("予泼尼龙40mg每日一次。", "予甲泼尼龙40mg每日一次。", "zh") != "Relevant"
+    assert label("医院给予郑秀英泼尼松片20mg口服。", "泼尼松片的剂量为20mg。", "zh") == "Relevant"
+    # a negation governs its own verb's object only
+    assert label("He never missed a dose of warfarin.", "He was taking warfarin.", "en") != "Wrong"
+    assert label("医生未见异常后予阿司匹林100mg每日一次。", "予阿司匹林100mg每日一次。", "zh") == "Relevant"
+    assert label("Li Ming was sentenced to 15 years in prison, avoiding the death penalty.",
+                 "Li Ming was sentenced to 15 years.", "en") == "Relevant"
+    # 签约 is no hedge; 没有出现 is a denial, not a comparison; "normal range" is no status
+    assert label("公司与客户签约1,300万元。", "公司与客户签约1,340万元。", "zh") == "Wrong"
+    assert label("术后没有出现早搏。", "术后出现早搏。", "zh") == "Wrong"
+    assert label("WBC was 12.5 x10^9/L (normal range 4-10).", "WBC was 12.5 x10^9/L, above the reference range.",
+                 "en") != "Wrong"
+    # a fact is read as its keypoint is
+    facts = [[{"kind": "organisation", "key": "hospital", "text": "Brightwater Medical Centre"}]]
+    kp = ["She was admitted to Brightwater Medical Centre."]
+    assert judge_keypoints(kp[0], kp, "en", keypoint_facts=facts)[0].label == "Relevant"
+    assert judge_keypoints("Each apartment unit sold for $300,000.", ["Each housing unit sold for $300,000."],
+                           "en")[0].label != "Wrong"

@@ -130,7 +130,7 @@ def _analyse(text: str, language: str) -> _Text:
 # "roughly $4,200", "about $318,000", "大约2,600万元", "2,600万元左右": a hedged round figure is rounded at its last
 # non-zero digit ($3,110 rounds to it); an unhedged one is exact as written
 _P_HEDGE_BEFORE = re.compile(r"(?:\b(?:about|around|approximately|approx\.?|roughly|nearly|almost|some|close to|"
-                             r"just (?:over|under)|circa)|~|约|大约|大概|近|将近|接近|逾)\s*$", re.I)
+                             r"just (?:over|under)|circa)|~|(?<![签合节预制公条契])约|大约|大概|(?<![最附接])近|将近|接近|逾)\s*$", re.I)
 _P_HEDGE_AFTER = re.compile(r"^\s*(?:左右|上下)")
 
 

@@ -128,6 +128,9 @@ def judge_keypoints(answer: str, keypoints: list[str], language: str,
     ans = _analyse(answer, language)
     kp_texts = [_analyse(t, language) for t in texts]
     facts = [_facts(keypoint_facts[i] if keypoint_facts and i < len(keypoint_facts) else None) for i in range(len(texts))]
+    if language == "en":  # (a fact is read as its keypoint is: "Medical Centre" is "Medical Center")
+        facts = [[f.model_copy(update={"text": expand(f.text, language)}) if f.text else f for f in kp_facts]
+                 for kp_facts in facts]
     entities: list[_Entity] = []
     for kt, kp_facts in zip(kp_texts, facts, strict=False):
         for fact in kp_facts:
@@ -403,7 +406,7 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
                 and max(_coverage(kp_words, scene.blank(near), lang),
                         _coverage(residual, scene.blank(near), lang)) < RESIDUAL_RELEVANT:
             return "Irrelevant", f"{', '.join(a.text for _, a, _ in found)} appears in another role"
-        denied = next((a for _, a, _ in found if _value_denied(ans, a)), None)
+        denied = next((a for k, a, _ in found if _value_denied(ans, a) and not _value_denied(kt, k)), None)
         if denied is not None:
             return "Wrong", f"answer says it did not reach {denied.text}"
         clash = _opposite_word(kt.text, near, lang) or _negation_flip(kt.text, near, lang)
@@ -474,7 +477,7 @@ def _text_fact_said_otherwise(kt: _Text, scene: _Scene, facts: Sequence[Keypoint
 
 
 # head words that name one member of a company's parts: "the X segment", "X板块"
-_MEMBER_HEADS = frozenset({_stem(w) for w in ("segment", "business", "division", "unit")} | {"板块", "业务", "分部"})
+_MEMBER_HEADS = frozenset({_stem(w) for w in ("segment", "business", "division")} | {"板块", "业务", "分部"})
 
 
 # what a share is of, in a company's accounts: each one a different whole ("3.17% of revenue" is not "3.17% of net
@@ -492,7 +495,7 @@ _P_BASE_BEFORE_ZH = re.compile(r"(?:占|相当于)(?:公司|集团|其)?(?:全�
 
 
 # "had not yet turned 60", "did not reach the threshold of", "并未住满12天", "未达到": the value denied, not stated
-_P_NOT_REACHED = {"en": re.compile(r"\b(?:not|never|n't)\s+(?:yet\s+)?(?:turn|turned|reach|reached|attain|attained|hit)\s+"
+_P_NOT_REACHED = {"en": re.compile(r"(?:\bnot|\bnever|n't)\s+(?:yet\s+)?(?:turn|turned|reach|reached|attain|attained|hit)\s+"
                                    r"(?:(?:the\s+)?(?:age|threshold|level|mark)\s+of\s+)?(?:an?\s+)?$", re.I),
                   "zh": re.compile(r"(?:并未|未|没有|尚未|不)(?:住满|满|达到|达|到)$")}
 
@@ -827,7 +830,7 @@ _P_STATUS = {
     "high": re.compile(r"高于(?:参考|正常)|(?<![未没不])(?<!没有)(?:超出|超过)了?(?:参考|正常)|偏高|升高|增高|延长|↑|\babove (?:the )?"
                        r"(?:reference|normal)|\b(?:high|elevated|raised|increased|prolonged)\b", re.I),
     "normal": re.compile(r"(?:参考|正常)(?:值)?范围(?:之)?内|处于正常范围|(?<![不非异])正常|(?:未|没有|没|不)(?:超出|超过)了?(?:参考|正常)|"
-                         r"\bwithin (?:the )?(?:reference|normal)|\bnormal\b", re.I),
+                         r"\bwithin (?:the )?(?:reference|normal)|\bnormal\b(?!\s+(?:range|limits?|values?)\b)", re.I),
 }
 _STATUS_NAMES = {"low": "below the reference range", "high": "above the reference range",
                  "normal": "within the reference range"}

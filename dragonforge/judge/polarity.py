@@ -145,8 +145,8 @@ _P_NOT_BEFORE_CMP_ZH = re.compile(r"(?:并不|不|并没有|没有|并非|并未
 
 
 _P_NOT_BEYOND = re.compile(r"(?:未|没有|没|不|并未)(?:超出|超过|高于|低于)|\bnot\s+(?:above|below|outside|beyond)\b", re.I)
-_P_NOT_AS_ZH = re.compile(r"(?:没有|不如)[^，。；,;]{1,12}?(?:那么|这么)?(年轻|年长|快|慢|高|低|多|少|大|小|长|短|早|晚)"
-                          r"(?![\u4e00-\u9fff]{0,1}[于期度])")  # ("没有乙快": 甲 is the slower; not 没有高于)
+_P_NOT_AS_ZH = re.compile(r"(?:没有|不如)(?!出现|发生|明显|任何|见)[^，。；,;]{1,10}?(?:那么|这么)?"
+                          r"(年轻|年长|快|慢|高|低|多|少|大|小|长|短|早|晚)(?![\u4e00-\u9fff]{0,1}[于期度搏])")  # ("没有乙快": 甲 is the slower; not 没有高于)
 
 
 def _negated_comparison(text: str, language: str) -> bool:
@@ -385,11 +385,11 @@ _P_NO_BEFORE_NAME = re.compile(r"\b(?:no|without)\b")
 _P_NOT_DONE_AFTER_EN = re.compile(r"(?:\s+(?!and\b|but\b|or\b|which\b)[a-z-]+){0,3}?\s+(?:was|were|is|are|has been|had been)"
                                   r"(?: not|n't) (?:given|performed|done|administered|carried out|started|prescribed|"
                                   r"used|found|seen|detected|observed|present|made)\b")
-_P_NOT_DO_EN = re.compile(r"\b(?:declined to|refused to|failed to|did not|does not|do not|was not|were not|never|"
-                          r"acquitted|cleared)\s+"
-                          r"(?:(?!and\b|but\b|or\b|which\b|who\b|while\b|although\b)[a-z-]+\s+){1,5}$")
+_P_NOT_DO_EN = re.compile(r"\b(?:declined to|refused to|failed to|did not|does not|do not|was not|were not|never)\s+"
+                          r"(?:(?!and\b|but\b|or\b|which\b|who\b|while\b|although\b|of\b|despite\b|until\b|after\b|"
+                          r"before\b)[a-z-]+\s+){1,3}$|\b(?:acquitted|cleared)\s+(?:[a-z-]+\s+){0,4}?of\s+$")
 # "未见明显ST段抬高", "未闻及干湿性啰音": an examination's finding not seen, to the end of its phrase
-_P_NOT_SEEN_ZH = re.compile(r"(?:未见|未发现|未闻及|未触及|未扪及|未探及)(?:(?!诱因)[^，,。；;、：:])*$")
+_P_NOT_SEEN_ZH = re.compile(r"(?:未见|未发现|未闻及|未触及|未扪及|未探及)(?:(?!诱因|后|即|遂|予|给予|行)[^，,。；;、：:])*$")
 
 
 def _negated_near(text: str, topic: set[str], language: str, strict: bool = False) -> bool:

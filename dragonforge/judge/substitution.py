@@ -555,7 +555,8 @@ def _closed_class_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str |
         # "sentenced to 11 years and 6 months": a term, which no life or death sentence of the same party is
         for c in ans.clauses:
             life = _P_LIFE_OR_DEATH.search(c.text)
-            if life and not c.refusal and set(kp_parties) & scene.parties(c.span[0]):
+            if life and not c.refusal and set(kp_parties) & scene.parties(c.span[0]) and not _P_NOT_GIVEN_EN.search(
+                    c.text[max(0, life.start() - 24):life.start()]):
                 return f"answer says {life.group()} where keypoint gives a term"
         return None
     if not _P_ANY_MEMBER.search(kp_low):
@@ -603,8 +604,9 @@ def _closed_class_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str |
 # a member said only to be denied ("并非标准无保留意见，而是保留意见", "not a qualified opinion")
 _P_DENIED_MEMBER = re.compile(r"(?:并非|并不是|不是|而非|not\s+(?:an?\s+)?)(?:[\u4e00-\u9fff]{2,12}|[a-z-]+(?:\s+[a-z-]+){0,2})",
                               re.I)
+_P_NOT_GIVEN_EN = re.compile(r"\b(?:avoid\w*|spar\w*|sought|seek\w*|request\w*|instead of|not|no|rather than)\b[^.;]*$", re.I)
 _P_LIFE_OR_DEATH = re.compile(r"\b(?:life imprisonment|life in prison|death penalty|sentenced to death)\b", re.I)
-_P_TERM_SENTENCE = re.compile(r"\bsentenced to (?:a term of )?\d+ (?:years?|months?)\b")
+_P_TERM_SENTENCE = re.compile(r"\bsentenced to (?:a term of )?\d+ (?:years?|months?)\b", re.I)
 _P_MEASURE = re.compile(r"\b(?:placed|taken|held|kept)\s+(?:in|into|under)\s+criminal detention\b")
 
 
@@ -656,13 +658,24 @@ _ZH_DRUG_PREFIXES = ("头孢", "格列")  # stems that open the name (头孢曲�
 _ZH_WHOLE_DRUGS = ("胰岛素", "阿司匹林", "对乙酰氨基酚", "吗啡", "曲马多", "氨溴索", "华法林", "地高辛", "硝酸甘油")
 
 
-_ZH_BEFORE_DRUG = "用予给服及和与并或为是行以经后改换停加联"  # words that come before a short name (予甲硝唑)
+_ZH_BEFORE_DRUG = "用予给服及和与并或为是行以经后改换停加联括到有了含"  # words that come before a short name (予甲硝唑)
 _P_DRUG_LABEL = re.compile(r"\b(?:drug|medication|medicine|agent)\b|药物|药品|用药", re.I)
 
 
 def _same_drug(a: str, b: str) -> bool:
-    """One drug, however much of the text before its stem was read with it (到泼尼松 and 泼尼松; not 奥硝唑 and 甲硝唑)."""
-    return a.endswith(b) or b.endswith(a)
+    """One drug, however much of the text before its stem was read with it (到泼尼松 and 泼尼松; not 奥硝唑 and 甲硝唑,
+    泼尼龙 and 甲泼尼龙, ofloxacin and levofloxacin)."""
+    if a == b:
+        return True
+    longer, shorter = (a, b) if len(a) > len(b) else (b, a)
+    extra = longer[:len(longer) - len(shorter)]
+    return bool(_P_CJK.match(shorter[:1])) and longer.endswith(shorter) and (
+        all(c in _ZH_BEFORE_DRUG for c in extra)  # (包括泼尼松: words before it)
+        or len(shorter) >= 3 and not any(c in _ZH_CHEMICAL_PREFIX for c in extra))  # (郑秀云泼尼松: a name before it;
+    # 甲泼尼龙 is another drug than 泼尼龙)
+
+
+_ZH_CHEMICAL_PREFIX = "甲乙丙丁左右消氢氯溴碘氟去脱异双复"  # methyl-, ethyl-, levo-, dextro-, hydro-, chloro-, de-, iso-, bi-
 
 
 def _shares_drug(these: set[str], those: set[str]) -> bool:
@@ -824,7 +837,7 @@ def _fact_lead_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list
 
 
 _P_DEPARTMENT_EN = re.compile(r"\b(?:[A-Z][a-z]+ )+Department\b|\bDepartment of (?:[A-Z][a-z]+ ?)+")
-_ZH_BEFORE_DEPARTMENT = "由在于入住至往为是的和及与、，,。；;：:（( "
+_ZH_BEFORE_DEPARTMENT = "由在于入住至往为是的和及与经后、，,。；;：:（( "
 
 
 def _departments(text: str) -> list[str]:
@@ -837,7 +850,8 @@ def _departments(text: str) -> list[str]:
                 and text[start - 1] not in _ZH_BEFORE_DEPARTMENT and text[start - 2:start] not in ("收住", "转入", "收入"):
             start -= 1
         name = text[start:m.end()]
-        if len(name) >= 2 and name not in ("本科", "专科", "学科"):
+        if len(name) >= 2 and name not in ("本科", "专科", "学科", "转科") and not (
+                name.endswith("学科") and not name.endswith("医学科")):  # (多学科会诊 names no department)
             out.append(name)
     return out
 
