@@ -2021,3 +2021,10 @@ def test_review_cases_stay_as_people_read_them():
     assert judge_keypoints(kp[0], kp, "en", keypoint_facts=facts)[0].label == "Relevant"
     assert judge_keypoints("Each apartment unit sold for $300,000.", ["Each housing unit sold for $300,000."],
                            "en")[0].label != "Wrong"
+
+
+def test_a_charge_not_found_is_denied():
+    kp = "被告人詹明犯受贿罪。"
+    assert label("厦门中院没有认定詹明犯受贿罪，宣告其无罪。", kp, "zh") == "Wrong"
+    assert label("法院认为詹明的行为不构成受贿罪。", kp, "zh") == "Wrong"
+    assert label("法院认定詹明犯受贿罪。", kp, "zh") == "Relevant"

@@ -389,7 +389,8 @@ _P_NOT_DO_EN = re.compile(r"\b(?:declined to|refused to|failed to|did not|does n
                           r"(?:(?!and\b|but\b|or\b|which\b|who\b|while\b|although\b|of\b|despite\b|until\b|after\b|"
                           r"before\b)[a-z-]+\s+){1,3}$|\b(?:acquitted|cleared)\s+(?:[a-z-]+\s+){0,4}?of\s+$")
 # "未见明显ST段抬高", "未闻及干湿性啰音": an examination's finding not seen, to the end of its phrase
-_P_NOT_SEEN_ZH = re.compile(r"(?:未见|未发现|未闻及|未触及|未扪及|未探及)(?:(?!诱因|后|即|遂|予|给予|行)[^，,。；;、：:])*$")
+_P_NOT_SEEN_ZH = re.compile(r"(?:未见|未发现|未闻及|未触及|未扪及|未探及|没有认定|未认定|不认定|不构成|未构成)"
+                            r"(?:(?!诱因|后|即|遂|予|给予|行)[^，,。；;、：:])*$")  # (不构成X罪: the charge denied)
 
 
 def _negated_near(text: str, topic: set[str], language: str, strict: bool = False) -> bool:
