@@ -622,8 +622,7 @@ def _role_stand_in(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | Non
         scope = set(kp_parties) - {person}
         # (one of the query's parties in the same role by another keypoint: the answer speaks of that one, as
         # "被告人是乙" answers for 乙, not in 甲's place)
-        peers = {i for sib in scene.others(kt) for i, r in _roles_held(sib.text.masked, scene.mentions_in(
-            sib.text.text), scene).items() if role in r}
+        peers = {i for sib in scene.others(kt) for i, r in _kp_roles(sib.text, scene).items() if role in r}
         for other, roles in held.items():
             if other == person or role not in roles or other in kp_parties or other in peers:
                 continue
@@ -681,8 +680,12 @@ def _in_scope(scene: _Scene, person: int, scope: set[int]) -> bool:
 
 
 def _kp_roles(kt: _Text, scene: _Scene) -> dict[int, set[str]]:
-    """The roles the keypoint names each of its people in (``_roles_held``)."""
-    return _roles_held(kt.masked, scene.mentions_in(kt.text), scene)
+    """The roles the keypoint names each of its people in (``_roles_held``; memoised per keypoint)."""
+    key = ("roles", kt.text)
+    held = scene._memo.get(key)
+    if held is None:
+        held = scene._memo[key] = _roles_held(kt.masked, scene.mentions_in(kt.text), scene)
+    return held
 
 
 def _answer_roles(scene: _Scene) -> dict[int, set[str]]:

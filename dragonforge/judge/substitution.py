@@ -778,8 +778,8 @@ def _fact_lead_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list
         if fact.kind == "organisation" and not _P_UNIT_OF_ORG.search(fact.text):
             continue  # (a company, a court: named parties, see core._stand_in; a hospital's department is no party)
         at = kt.text.find(fact.text) if lang == "zh" else kt.text.lower().find(fact.text.lower())
-        own = _content_tokens(fact.text if fact.kind == "organisation" else scene.blank(fact.text), lang)
         org = fact.kind == "organisation"  # (its name is a party's: blanked in the answer, so read it unblanked)
+        own = _content_tokens(fact.text if org else scene.blank(fact.text), lang)
         if at <= 0 or not own or _coverage(own, said_raw if org else said, lang) >= 0.5 or (fact.kind == "text" and len(own) > 4):
             continue  # (a text fact that is a clause of its own has no single place to fill)
         before = kt.text[:at]
