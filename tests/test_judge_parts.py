@@ -2028,3 +2028,22 @@ def test_a_charge_not_found_is_denied():
     assert label("厦门中院没有认定詹明犯受贿罪，宣告其无罪。", kp, "zh") == "Wrong"
     assert label("法院认为詹明的行为不构成受贿罪。", kp, "zh") == "Wrong"
     assert label("法院认定詹明犯受贿罪。", kp, "zh") == "Relevant"
+
+
+def test_another_kind_of_contract_or_dispute():
+    kp = "合同内容为城市综合体开发建设合同。"
+    assert label("公司签订的是一份工程施工合同，金额3亿元。", kp, "zh") == "Wrong"
+    assert label("公司与对方签订了五年期联合研发战略合作协议。", kp, "zh") == "Wrong"  # 协议 is a contract too
+    assert label("公司签订了城市综合体开发建设合同。", kp, "zh") == "Relevant"
+    assert label("公司签订了一份重大合同，金额3亿元。", kp, "zh") == "Irrelevant"  # a contract, kind not said
+    assert label("该诉讼为借款合同纠纷。", "该诉讼涉及买卖合同纠纷。", "zh") == "Wrong"
+    assert label("这是一起劳动争议，双方已达成调解。", "该诉讼涉及产品责任纠纷。", "zh") == "Wrong"
+    assert label("该公司已进入诉讼程序。", "该诉讼涉及产品责任纠纷。", "zh") == "Irrelevant"  # 诉讼程序 is no kind
+    assert label("该诉讼并非劳动争议。", "该诉讼涉及产品责任纠纷。", "zh") == "Irrelevant"
+    kp = "The litigation with Gray Ltd concerned a contract dispute."
+    assert label("The suit with Gray Ltd was a trademark infringement case.", kp, "en") == "Wrong"
+    assert label("In this case, Gray Ltd lost.", kp, "en") == "Irrelevant"
+    assert label("It was not a patent case.", kp, "en") == "Irrelevant"
+    kp = "The company signed an equipment leasing contract."
+    assert label("The company signed a cloud services agreement.", kp, "en") == "Wrong"
+    assert label("The company signed a five-year equipment leasing agreement.", kp, "en") == "Relevant"

@@ -83,6 +83,7 @@ from dragonforge.judge.substitution import (
     _field_label_swap,
     _filler_clash,
     _frame_substitution,
+    _kind_swap,
     _label_value,
     _lead_swap,
     _place_swap,
@@ -206,7 +207,7 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
             or _place_swap(kt, scene, kp_parties, facts) or _role_denied(kt, scene, kp_parties) \
             or _term_ruled_out(kt, scene, kp_parties) or _category_after_is_a(kt, scene, kp_parties, facts) \
             or _prior_record_denied(kt, scene, kp_parties) or _field_label_swap(kt, scene, kp_parties, facts) \
-            or _lead_swap(kt, scene)
+            or _lead_swap(kt, scene) or _kind_swap(kt, scene, kp_parties)
         if swapped:
             return "Wrong", swapped
     absent = [i for i in named_by_facts if not scene.mentioned(i)

@@ -601,6 +601,109 @@ def _closed_class_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str |
     return None
 
 
+# Heads that say what kind of item a record's entry is, in groups that name one thing: a contract or agreement;
+# a dispute or lawsuit. Two entries whose heads are of one group, with modifiers that differ, are two kinds of that
+# thing ("融资租赁服务合同" and "基金托管运营服务合同"; "a patent infringement case" and "a contract dispute").
+_KIND_HEADS_ZH = (("合同", "协议", "协定", "契约"), ("纠纷", "争议", "诉讼", "案件"))
+_ZH_KIND_HEADS = frozenset(h for hs in _KIND_HEADS_ZH for h in hs)
+_KIND_HEADS_EN = (("contract", "agreement"), ("dispute", "lawsuit", "suit", "litigation", "case"))
+_EN_KIND_HEADS = frozenset(h for hs in _KIND_HEADS_EN for h in hs)
+# modifiers that place or rank a dispute or a contract without naming its kind (a civil case, a pending suit)
+_GENERIC_KIND_EN = frozenset(_stem(w) for w in (
+    "civil", "criminal", "administrative", "commercial", "legal", "court", "pending", "ongoing", "related", "same",
+    "other", "first", "second", "instance", "appeal", "appellate", "this", "that", "such", "one", "two", "multi-year",
+    "year", "signed", "written", "formal", "binding", "framework", "relevant")) | _GENERIC_STEMS
+# words a Chinese kind's modifier cannot run back over (the verb or copula before it: 签订的是X合同, 涉及X纠纷)
+_ZH_BEFORE_KIND = frozenset({"签订", "签署", "订立", "达成", "涉及", "属于", "构成", "系", "为", "是", "签约", "订", "一起",
+                             "一份", "一项", "这起", "这是", "该项", "该起", "一宗", "进入", "提起", "发生", "出现",
+                             "引发", "卷入", "产生", "存在"})
+# a head that opens a longer noun is not the entry's kind (诉讼程序, 诉讼请求, 合同期限)
+_P_ZH_KIND_GOES_ON = re.compile(r"程序|请求|时效|费|过程|阶段|代理|事项|期限|条款|双方|一方|相对方|对方|方")
+_P_EN_KIND_PIECE = re.compile(r"[^,;:.()\[\]!?]+")
+
+
+def _kinds(text: str, language: str) -> list[tuple[int, frozenset[str], int, str]]:
+    """Each (group, modifier words, position, as written) of an entry named by a kind head in ``text`` (names blanked):
+    the words before the head back to a verb, a stop word or punctuation, less those that only rank it."""
+    out = []
+    if language == "zh":
+        for g, heads in enumerate(_KIND_HEADS_ZH):
+            for head in heads:
+                for m in re.finditer(head, text):
+                    if _P_ZH_KIND_GOES_ON.match(text, m.end()):
+                        continue
+                    run = re.search(r"[\u4e00-\u9fff]{0,16}$", text[:m.start()])
+                    before = run.group() if run else ""
+                    words = [w for w in _jieba().lcut(before) if w]
+                    mod: list[str] = []
+                    for w in reversed(words):
+                        if w in _ZH_BEFORE_KIND or w in _STOP_ZH or any(c in _NOT_A_MODIFIER_ZH for c in w) \
+                                or len(mod) >= 6:
+                            break
+                        mod.append(w)
+                    shown = "".join(reversed(mod)) + head
+                    mod = [w for w in mod if w not in _GENERIC_MODIFIERS_ZH and not re.search(r"\d|年|月|日", w)]
+                    mod = [w for w in mod if w not in _ZH_KIND_HEADS] or mod  # (买卖 of 买卖合同纠纷 says its kind)
+                    out.append((g, frozenset(mod), m.start(), shown))
+        return out
+    for piece in _P_EN_KIND_PIECE.finditer(text.lower()):
+        words = [(w.group(), piece.start() + w.start()) for w in re.finditer(r"[a-z][a-z'-]*|\d[\d.,]*", piece.group())]
+        for n, (w, at) in enumerate(words):
+            group = next((g for g, heads in enumerate(_KIND_HEADS_EN) if w.rstrip("s") in heads or w in heads), None)
+            if group is None:
+                continue
+            lead: list[str] = []
+            for prev, _ in reversed(words[max(0, n - 4):n]):
+                if prev in _NOT_A_MODIFIER_EN or not prev[0].isalpha() or prev.rstrip("s") in _KIND_HEADS_EN[group]:
+                    break
+                lead.append(prev)
+            kind = frozenset(_stem(m) for m in lead) - _GENERIC_KIND_EN  # (a contract dispute; a supply contract dispute)
+            out.append((group, frozenset(_stem(m) for m in lead if m.rstrip("s") not in _EN_KIND_HEADS) - _GENERIC_KIND_EN
+                        or kind, at,
+                        " ".join([*reversed(lead), w])))
+    return out
+
+
+def _kind_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
+    """The keypoint names an entry's kind by a head of one group (a contract, a dispute) that the answer never
+    says, and a clause about the keypoint's party names another kind on a head of that group, where the answer
+    speaks of this entry: the clause's sentence gives a value or party of the query's keypoints, or the answer names
+    no other entry of that group ("签订的是融资租赁服务合同" for "合同内容为多年期基金托管运营服务合同")."""
+    lang, ans = scene.language, scene.answer
+    heads = _KIND_HEADS_ZH if lang == "zh" else _KIND_HEADS_EN
+    kp_text = scene.blank(kt.text)
+    if not any(h in kp_text for hs in heads for h in hs):
+        return None  # (the common case, found by one search)
+    ours = [(g, mod, shown) for g, mod, _, shown in _kinds(kp_text, lang) if mod]
+    if not ours:
+        return None
+    said_text = scene.blank(" ".join(c.text for c in ans.clauses if not c.refusal))
+    said = said_text if lang == "zh" else set(_tokens(said_text, "en"))
+    kp_words = kp_text if lang == "zh" else set(_tokens(kp_text, "en"))
+    clauses = scene.clauses_about(set(kp_parties))
+    found: dict[int, list[tuple[frozenset[str], int, str]]] = {}
+    for c in clauses:
+        text = scene.blank(c.text)
+        for g, mod, at, shown in _kinds(text, lang):
+            if mod and not _P_DENIED_MEMBER.search(text[max(0, at - 30):at].split("，")[-1].split(",")[-1]):
+                found.setdefault(g, []).append((mod, c.sentence, shown))
+    anchors = [v for s in scene.keypoints for v in s.values] + list(scene.premise_values)
+    query_parties = {i for s in scene.keypoints for i in s.parties}
+    for g, mod, kp_shown in ours:
+        if sum(w in said for w in mod) * 2 >= len(mod):
+            continue  # the answer says the keypoint's kind (or most of it)
+        theirs = [(m, si, shown) for m, si, shown in found.get(g, []) if any(w not in kp_words for w in m)]
+        kinds_named = {m for m, _, _ in found.get(g, [])}
+        for _, si, shown in theirs:
+            a, b = ans.sentences[si]
+            anchored = len(kinds_named) == 1 or any(
+                any(_same_value(v, x) for v in anchors) for x in ans.values if a <= x.span[0] < b) \
+                or scene.named_in_sentence(si) & query_parties
+            if anchored:
+                return f"answer says {shown} where keypoint says {kp_shown}"
+    return None
+
+
 # a member said only to be denied ("并非标准无保留意见，而是保留意见", "not a qualified opinion")
 _P_DENIED_MEMBER = re.compile(r"(?:并非|并不是|不是|而非|not\s+(?:an?\s+)?)(?:[\u4e00-\u9fff]{2,12}|[a-z-]+(?:\s+[a-z-]+){0,2})",
                               re.I)
