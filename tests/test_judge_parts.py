@@ -2047,3 +2047,14 @@ def test_another_kind_of_contract_or_dispute():
     kp = "The company signed an equipment leasing contract."
     assert label("The company signed a cloud services agreement.", kp, "en") == "Wrong"
     assert label("The company signed a five-year equipment leasing agreement.", kp, "en") == "Relevant"
+
+
+def test_a_date_given_to_another_step_of_its_course():
+    kp = "被告人李磊于2023年1月6日被刑事拘留。"
+    assert label("李磊于2023年1月6日被逮捕；2023年5月7日被提起公诉。", kp, "zh") == "Wrong"
+    assert label("李磊于2023年1月6日被刑事拘留，同年1月17日被逮捕。", kp, "zh") == "Relevant"
+    kp = "Ann Lee was admitted on March 3, 2022."
+    assert label("Ann Lee was discharged on March 3, 2022.", kp, "en") == "Wrong"
+    # a hearing and its judgment may fall on one day: the judgment's date says nothing of the hearing's
+    kp = "The public hearing was held on April 20, 2020."
+    assert label("He was prosecuted on March 2, 2020 and sentenced on April 20, 2020.", kp, "en") == "Irrelevant"

@@ -23,7 +23,8 @@ For each keypoint of a query (``core.judge_keypoints``):
    that asserts facts is Wrong (``refusal``). An empty answer is Irrelevant.
 2. A keypoint that states values (``core._judge_values``): each value must appear, said of the keypoint's
    party and not under another keypoint's label (``parties``). A different value for the same fact, the
-   reversed direction, or the keypoint's value said of the other party is Wrong; a missing value is
+   reversed direction, the keypoint's value said of the other party, or its date given to another step of its
+   course that never falls on the same day (an arrest for a detention, ``parties._same_course``) is Wrong; a missing value is
    Irrelevant (partial) unless the answer declines to give it. When every value is found, an opposite word,
    a negation or another party in the keypoint's place makes it Wrong (``polarity``, ``substitution``).
 3. A keypoint without values (``core._judge_words``): a comparison is judged by who wins it (``parties``),

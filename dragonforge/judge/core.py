@@ -54,6 +54,7 @@ from dragonforge.judge.parties import (
     _role_binding,
     _role_denied,
     _role_stand_in,
+    _same_course,
     _swapped_clause,
     _swapped_roles,
     _under_other_label,
@@ -282,6 +283,7 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
     all_words = _kp_words(kt, scene)
     relabelled: list[tuple[Value, Value]] = []
     given: list[tuple[Value, Value, set[int]]] = []  # the keypoint's value, said of another party
+    as_event: dict[int, tuple[Value, str, str]] = {}  # the keypoint's date, said as another event's of its course
     kp_drugs = _drugs(kt.text, lang)
     for k in values:
         kp_ctx = _context(kt, k, values)
@@ -309,6 +311,8 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
                     and (a_ev := _date_event(ans, a, lang, near=True)) is not None and a_ev != k_ev \
                     and not _names_event(ans, a, k_ev, lang):
                 elsewhere = True  # the keypoint's date said as another event's ("DATE作出判决" for "DATE开庭审理")
+                if _same_course(k_ev, a_ev):
+                    as_event[id(k)] = (a, a_ev, k_ev)
             elif _other_period(kt, k, values, a, scene, live):
                 elsewhere = True  # "2018年营业收入为X，上年同期为Y": X is this year's, not "上年同期营业收入为X"
             else:
@@ -394,6 +398,11 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
             if to:
                 wrong.append(f"answer gives {k.text} to {scene.entities[min(to)].name}")
                 continue
+        if rival is None and id(k) in as_event and not any(
+                _date_event(ans, v, lang) == as_event[id(k)][2] for v in live if v.kind == "date"):
+            a, a_ev, k_ev = as_event[id(k)]  # the answer names the keypoint's event with no date of its own
+            wrong.append(f"answer gives {a.text} as the date of {a_ev} where keypoint has it for {k_ev}")
+            continue
         if rival is not None:
             wrong.append(f"answer gives {rival.text} where keypoint has {k.text}")
     if wrong:

@@ -395,6 +395,22 @@ DATE_EVENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 
 
+# steps of one course that never fall on one day: a criminal case's (an arrest is approved days after the
+# detention, a prosecution weeks before the hearing) and a hospital stay's. A hearing and its judgment may share a
+# day, as may an admission and an operation.
+_APART = frozenset(frozenset(p) for p in (
+    ("detention", "arrest"), ("detention", "prosecution"), ("arrest", "prosecution"), ("bail", "prosecution"),
+    ("detention", "hearing"), ("arrest", "hearing"), ("prosecution", "hearing"), ("detention", "judgment"),
+    ("arrest", "judgment"), ("prosecution", "judgment"), ("admission", "discharge"), ("discharge", "follow-up"),
+    ("admission", "follow-up")))
+
+
+def _same_course(a: str, b: str) -> bool:
+    """Are events ``a`` and ``b`` two steps of one course that fall on different days (an arrest and a detention,
+    an admission and a discharge)? Then a date given to one is not the other's."""
+    return frozenset((a, b)) in _APART
+
+
 def _date_event(t: _Text, v: Value, language: str, near: bool = False) -> str | None:
     """The event (``DATE_EVENTS``) named nearest to date ``v``: in its clause, else in the words of its sentence
     that lead up to it ("was born in X, Y on DATE"); short of the neighbouring values either way."""
