@@ -2058,3 +2058,13 @@ def test_a_date_given_to_another_step_of_its_course():
     # a hearing and its judgment may fall on one day: the judgment's date says nothing of the hearing's
     kp = "The public hearing was held on April 20, 2020."
     assert label("He was prosecuted on March 2, 2020 and sentenced on April 20, 2020.", kp, "en") == "Irrelevant"
+
+
+def test_another_industry():
+    kp = "通海运输股份有限公司所属行业为交通运输与物流。"
+    assert label("通海运输股份有限公司总部位于南宁市，属于化工行业。", kp, "zh") == "Wrong"
+    assert label("通海运输股份有限公司属于交通运输行业。", kp, "zh") == "Relevant"
+    kp = "Johnson Industries Corporation operates in the manufacturing industry."
+    assert label("Johnson Industries Corporation operates in the chemicals sector.", kp, "en") == "Wrong"
+    assert label("Johnson Industries Corporation's industry is retail.", kp, "en") == "Wrong"
+    assert label("Johnson Industries Corporation is a manufacturing company.", kp, "en") != "Wrong"

@@ -38,7 +38,7 @@ For each keypoint of a query (``core.judge_keypoints``):
    out (``polarity._term_ruled_out``), a prior conviction denied (``polarity._prior_record_denied``), or another
    category after "is a" (``substitution._category_after_is_a``) or under the build fact's own field label
    ("Occupation: …", ``substitution._field_label_swap``), another set of ECG leads, or another kind of
-   contract or dispute on a head of its group (``substitution._kind_swap``: 工程施工合同 for 开发建设合同, a patent
+   contract, dispute or industry on a head of its group (``substitution._kind_swap``: 工程施工合同 for 开发建设合同, a patent
    case for a contract dispute) makes it Wrong.
 5. A keypoint whose build facts name a party is not Relevant unless the answer names that party.
 

@@ -604,9 +604,12 @@ def _closed_class_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str |
 # Heads that say what kind of item a record's entry is, in groups that name one thing: a contract or agreement;
 # a dispute or lawsuit. Two entries whose heads are of one group, with modifiers that differ, are two kinds of that
 # thing ("融资租赁服务合同" and "基金托管运营服务合同"; "a patent infringement case" and "a contract dispute").
-_KIND_HEADS_ZH = (("合同", "协议", "协定", "契约"), ("纠纷", "争议", "诉讼", "案件"))
+_KIND_HEADS_ZH = (("合同", "协议", "协定", "契约"), ("纠纷", "争议", "诉讼", "案件"), ("行业", "产业"))
 _ZH_KIND_HEADS = frozenset(h for hs in _KIND_HEADS_ZH for h in hs)
-_KIND_HEADS_EN = (("contract", "agreement"), ("dispute", "lawsuit", "suit", "litigation", "case"))
+_KIND_HEADS_EN = (("contract", "agreement"), ("dispute", "lawsuit", "suit", "litigation", "case"), ("industry", "sector"))
+# a kind said after its head ("所属行业为交通运输与物流", "its industry is retail")
+_P_ZH_KIND_AFTER = re.compile(r"\s*(?:为|是|属于|：|:)\s*([\u4e00-\u9fff与和及、]{2,16})")
+_P_EN_KIND_AFTER = re.compile(r"\s+(?:is|was|:)\s+(?:the\s+)?([a-z][a-z ,&-]{1,40})")
 _EN_KIND_HEADS = frozenset(h for hs in _KIND_HEADS_EN for h in hs)
 # modifiers that place or rank a dispute or a contract without naming its kind (a civil case, a pending suit)
 _GENERIC_KIND_EN = frozenset(_stem(w) for w in (
@@ -616,7 +619,7 @@ _GENERIC_KIND_EN = frozenset(_stem(w) for w in (
 # words a Chinese kind's modifier cannot run back over (the verb or copula before it: 签订的是X合同, 涉及X纠纷)
 _ZH_BEFORE_KIND = frozenset({"签订", "签署", "订立", "达成", "涉及", "属于", "构成", "系", "为", "是", "签约", "订", "一起",
                              "一份", "一项", "这起", "这是", "该项", "该起", "一宗", "进入", "提起", "发生", "出现",
-                             "引发", "卷入", "产生", "存在"})
+                             "引发", "卷入", "产生", "存在", "所属", "所在", "所处"})
 # a head that opens a longer noun is not the entry's kind (诉讼程序, 诉讼请求, 合同期限)
 _P_ZH_KIND_GOES_ON = re.compile(r"程序|请求|时效|费|过程|阶段|代理|事项|期限|条款|双方|一方|相对方|对方|方")
 _P_EN_KIND_PIECE = re.compile(r"[^,;:.()\[\]!?]+")
@@ -642,6 +645,10 @@ def _kinds(text: str, language: str) -> list[tuple[int, frozenset[str], int, str
                             break
                         mod.append(w)
                     shown = "".join(reversed(mod)) + head
+                    after = _P_ZH_KIND_AFTER.match(text, m.end())
+                    if not mod and after:
+                        mod = [w for w in _jieba().lcut(after[1]) if w not in _STOP_ZH and w not in "与和及、"]
+                        shown = after[1]
                     mod = [w for w in mod if w not in _GENERIC_MODIFIERS_ZH and not re.search(r"\d|年|月|日", w)]
                     mod = [w for w in mod if w not in _ZH_KIND_HEADS] or mod  # (买卖 of 买卖合同纠纷 says its kind)
                     out.append((g, frozenset(mod), m.start(), shown))
@@ -654,9 +661,12 @@ def _kinds(text: str, language: str) -> list[tuple[int, frozenset[str], int, str
                 continue
             lead: list[str] = []
             for prev, _ in reversed(words[max(0, n - 4):n]):
-                if prev in _NOT_A_MODIFIER_EN or not prev[0].isalpha() or prev.rstrip("s") in _KIND_HEADS_EN[group]:
+                if prev in _NOT_A_MODIFIER_EN or len(prev) < 2 or prev.rstrip("s") in _KIND_HEADS_EN[group]:
                     break
                 lead.append(prev)
+            after = _P_EN_KIND_AFTER.match(piece.group(), at - piece.start() + len(w))
+            if not lead and after:
+                lead = [x for x in after[1].split() if x not in _NOT_A_MODIFIER_EN][::-1]
             kind = frozenset(_stem(m) for m in lead) - _GENERIC_KIND_EN  # (a contract dispute; a supply contract dispute)
             out.append((group, frozenset(_stem(m) for m in lead if m.rstrip("s") not in _EN_KIND_HEADS) - _GENERIC_KIND_EN
                         or kind, at,
