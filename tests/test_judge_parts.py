@@ -2068,3 +2068,16 @@ def test_another_industry():
     assert label("Johnson Industries Corporation operates in the chemicals sector.", kp, "en") == "Wrong"
     assert label("Johnson Industries Corporation's industry is retail.", kp, "en") == "Wrong"
     assert label("Johnson Industries Corporation is a manufacturing company.", kp, "en") != "Wrong"
+
+
+def test_a_sentence_naming_no_one_goes_on_about_the_one_before():
+    facts = [[{"kind": "place", "key": "residence", "text": "Bellview, Nebraska"}]]
+    kp = ["Hunter Hart lives in Bellview, Nebraska."]
+    answer = "Hunter Hart is 70. He still works as a teacher, and he lives in Bellview, Nebraska."
+    assert judge_keypoints(answer, kp, "en", keypoint_facts=facts, question="Where does Hunter Hart live?")[0].label \
+        == "Relevant"
+    # a proper noun's lemma is a stem like any other word's (simplemma capitalises "nebraska")
+    assert label("He lives in Lincoln, nebraska.", "He lives in Lincoln, Nebraska.", "en") == "Relevant"
+    # "the contract is worth $X": no kind of contract; a year before "agreement" is no kind either
+    assert label("Reed Learning's 2022 agreement is valued at USD 11,610,000.", "The contract is worth $11.61 million.",
+                 "en") == "Relevant"

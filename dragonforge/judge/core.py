@@ -1215,11 +1215,14 @@ def _judge_words(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[Ke
     unit = word_weight / len(words) if words else 4.0
     codes = set(_P_CODE_EN.findall(kt.text)) - {"USD", "CNY", "RMB", "CEO", "CFO", "COO"} if lang == "en" else set()
     best_cov, eligible = 0.0, []
+    before: set[int] = set()
     for si in range(len(ans.sentences)):
         clauses = [c for c in ans.clauses if c.sentence == si and not c.refusal]
         if not clauses:
             continue
         named = {i for p, _, i in scene.mentions if any(c.span[0] <= p < c.span[1] for c in clauses)}
+        # a sentence that names no one goes on about the party of the sentence before ("X is 70. He lives in Y.")
+        named, before = named or before, named or before
         if kp_parties and named and not named & set(kp_parties):
             continue  # a sentence about someone else (a party named only where it declines is not its subject)
         text = " ".join(c.text for c in clauses)

@@ -607,6 +607,7 @@ def _closed_class_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str |
 _KIND_HEADS_ZH = (("合同", "协议", "协定", "契约"), ("纠纷", "争议", "诉讼", "案件"), ("行业", "产业"))
 _ZH_KIND_HEADS = frozenset(h for hs in _KIND_HEADS_ZH for h in hs)
 _KIND_HEADS_EN = (("contract", "agreement"), ("dispute", "lawsuit", "suit", "litigation", "case"), ("industry", "sector"))
+_LABELLED = 2  # the group whose head may label its kind: an industry
 # a kind said after its head ("所属行业为交通运输与物流", "its industry is retail")
 _P_ZH_KIND_AFTER = re.compile(r"\s*(?:为|是|属于|：|:)\s*([\u4e00-\u9fff与和及、]{2,16})")
 _P_EN_KIND_AFTER = re.compile(r"\s+(?:is|was|:)\s+(?:the\s+)?([a-z][a-z ,&-]{1,40})")
@@ -645,7 +646,7 @@ def _kinds(text: str, language: str) -> list[tuple[int, frozenset[str], int, str
                             break
                         mod.append(w)
                     shown = "".join(reversed(mod)) + head
-                    after = _P_ZH_KIND_AFTER.match(text, m.end())
+                    after = _P_ZH_KIND_AFTER.match(text, m.end()) if g == _LABELLED else None
                     if not mod and after:
                         mod = [w for w in _jieba().lcut(after[1]) if w not in _STOP_ZH and w not in "与和及、"]
                         shown = after[1]
@@ -661,10 +662,11 @@ def _kinds(text: str, language: str) -> list[tuple[int, frozenset[str], int, str
                 continue
             lead: list[str] = []
             for prev, _ in reversed(words[max(0, n - 4):n]):
-                if prev in _NOT_A_MODIFIER_EN or len(prev) < 2 or prev.rstrip("s") in _KIND_HEADS_EN[group]:
+                if prev in _NOT_A_MODIFIER_EN or len(prev) < 2 or not prev[0].isalpha() \
+                        or prev.rstrip("s") in _KIND_HEADS_EN[group]:
                     break
                 lead.append(prev)
-            after = _P_EN_KIND_AFTER.match(piece.group(), at - piece.start() + len(w))
+            after = _P_EN_KIND_AFTER.match(piece.group(), at - piece.start() + len(w)) if group == _LABELLED else None
             if not lead and after:
                 lead = [x for x in after[1].split() if x not in _NOT_A_MODIFIER_EN][::-1]
             kind = frozenset(_stem(m) for m in lead) - _GENERIC_KIND_EN  # (a contract dispute; a supply contract dispute)

@@ -44,7 +44,8 @@ def _stem(word: str) -> str:
 def _lemma(word: str) -> str:
     import simplemma
 
-    return simplemma.lemmatize(word, lang="en") if word.isalpha() else word
+    # (simplemma gives a proper noun's lemma capitalised, "nebraska" -> "Nebraska"; a stem is lower case)
+    return simplemma.lemmatize(word, lang="en").lower() if word.isalpha() else word
 
 
 _stemmer = None
