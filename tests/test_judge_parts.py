@@ -2081,3 +2081,13 @@ def test_a_sentence_naming_no_one_goes_on_about_the_one_before():
     # "the contract is worth $X": no kind of contract; a year before "agreement" is no kind either
     assert label("Reed Learning's 2022 agreement is valued at USD 11,610,000.", "The contract is worth $11.61 million.",
                  "en") == "Relevant"
+
+
+def test_a_person_the_question_names_fills_no_role():
+    kps = ["1. Judge Douglas Poole sat on the panel.", "2. People's assessor Emily Rivera sat on the panel."]
+    question = "Which judge and which people's assessor sat on the panel that tried Bryan Allen?"
+    answer = ("Besides presiding judge Michael Keith, the panel that tried Bryan Allen consisted of judge Douglas Poole "
+              "and people's assessor Emily Rivera.")
+    assert [x.label for x in judge_keypoints(answer, kps, "en", question=question)] == ["Relevant", "Relevant"]
+    wrong = "The panel that tried Bryan Allen consisted of judge Alan Park and people's assessor Emily Rivera."
+    assert [x.label for x in judge_keypoints(wrong, kps, "en", question=question)] == ["Wrong", "Relevant"]

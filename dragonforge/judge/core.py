@@ -253,7 +253,9 @@ def _stand_in(kt: _Text, scene: _Scene, person: int, kp_parties: list[int]) -> i
         others = [i for p, i in mentions if i >= scene.from_keypoints
                   and (not scene.entities[i].org if not org else scene.entities[i].org or not institution
                        or _P_AGENT.search(ans.text[max(0, p - 6):p]))  # (a person in a firm's place: "audited by NAME")
-                  and not (kp_role and held.get(i) and not kp_role & held[i])]  # named in another role
+                  and not (kp_role and held.get(i) and not kp_role & held[i])  # named in another role
+                  and (scene.entities[i].org or not any(al in scene.question for al in scene.entities[i].aliases))]
+                  # (a person the question names is its premise, not a stand-in)
         if not others or not relation & {_RELATION_SAME.get(w, w) for w in _content_tokens(scene.blank(text), lang)}:
             continue
         if rest and not (scene.parties(a) | set(named) | lead) & rest and (any(

@@ -70,7 +70,10 @@ def _role_binding(kt: _Text, scene: _Scene, kp_parties: list[int], words: tuple[
         spans = _word_spans(c.text, words, lang)
         inside = [m for m in scene.mentions if c.span[0] <= m[0] < c.span[1]
                   and not ans.text.startswith(("'s", "’s"), m[1])  # "the clerk at Bryan Robinson's trial": not his role
-                  and not _other_title(ans.text[max(0, m[0] - 25):m[0]], kt.text)]  # "defendant Bryan Robinson"
+                  and not _other_title(ans.text[max(0, m[0] - 25):m[0]], kt.text)  # "defendant Bryan Robinson"
+                  and (m[2] == target or scene.entities[m[2]].org
+                       or not any(a in scene.question for a in scene.entities[m[2]].aliases))]
+        # (a person the question names is its premise: "the panel that tried NAME consisted of …")
         if not spans or not inside:
             continue
         p, q = c.span[0] + spans[0][0], c.span[0] + spans[-1][1]
