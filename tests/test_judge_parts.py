@@ -2091,3 +2091,12 @@ def test_a_person_the_question_names_fills_no_role():
     assert [x.label for x in judge_keypoints(answer, kps, "en", question=question)] == ["Relevant", "Relevant"]
     wrong = "The panel that tried Bryan Allen consisted of judge Alan Park and people's assessor Emily Rivera."
     assert [x.label for x in judge_keypoints(wrong, kps, "en", question=question)] == ["Wrong", "Relevant"]
+
+
+def test_more_ways_to_decline():
+    assert is_refusal("The context lacks the statements, so I can't give their revenue or net profit.", "en")
+    assert is_refusal("There's no height recorded for Katelyn Ramos in the inpatient record provided.", "en")
+    assert not is_refusal("There was no fever and no rash.", "en")
+    kp = ["1. Collins Telecom Group reported operating revenue of $2.35 billion."]
+    answer = "I don't have the statements of Collins Telecom Group here, so I can't give its revenue."
+    assert judge_keypoints(answer, kp, "en")[0].label == "Irrelevant"

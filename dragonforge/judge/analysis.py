@@ -17,7 +17,8 @@ from dragonforge.judge.values import Value, _date_parts, _date_value, _find_all_
 
 _P_REFUSAL_EN = re.compile(
     r"\b(?:unable to (?:answer|determine|find|provide|locate|identify)|cannot (?:answer|be (?:determined|answered|found)|"
-    r"determine|find|tell|provide|identify|locate)|can(?:no|')t (?:answer|determine|find|tell|say)|"
+    r"determine|find|tell|provide|identify|locate)|can(?:no|')t (?:answer|determine|find|tell|say|give|provide|confirm|"
+    r"state|report|share)|"
     r"(?:could|can)(?: not|n't) (?:find|locate|identify|determine)|"
     r"(?:do|does|did)(?: not|n't) (?:\w+ ){0,2}?(?:contain|mention|specify|state|include|provide|say|indicate|identify|"
     r"disclose|name|break down|record|give|list|show|report|cover|have (?:\w+ ){0,2}?(?:information|data|details|records?))|"
@@ -28,6 +29,7 @@ _P_REFUSAL_EN = re.compile(
     r"no (?:explicit |specific |relevant |such |available )?(?:information|mention|record|data|details|evidence)|"
     r"\bno\b(?: [\w-]+){1,3} (?:is|was|are|were) (?:recorded|given|mentioned|stated|provided|listed|documented|reported|"
     r"highlighted|noted|shown|included)\b|"
+    r"there(?:'s| is| was) no (?:[\w-]+ ){1,2}?(?:recorded|documented|given|listed|stated|mentioned) (?:for|in|anywhere)\b|"
     r"(?:is|are|was|were)(?: not|n't) (?:in|given in|part of) (?:the|my|these|those) (?:\w+ )?(?:documents?|records?|"
     r"context|sources?|materials?|files?|reports?|passages?)|"
     r"(?:not|insufficient) enough information|insufficient (?:information|data|context)|not possible to (?:answer|determine)|"
