@@ -2100,3 +2100,14 @@ def test_more_ways_to_decline():
     kp = ["1. Collins Telecom Group reported operating revenue of $2.35 billion."]
     answer = "I don't have the statements of Collins Telecom Group here, so I can't give its revenue."
     assert judge_keypoints(answer, kp, "en")[0].label == "Irrelevant"
+
+
+def test_the_party_of_the_questions_value_is_the_point():
+    kp = ["1. 被告人王丹一案的受贿数额为人民币13.52万元。"]
+    facts = [[{"kind": "money", "key": "amount", "text": "13.52万元", "value": 135200.0, "unit": "CNY"},
+              {"kind": "person", "key": "defendant", "text": "王丹"}]]
+    question = "受贿数额达人民币13.52万元的案件，被告人被判处多长刑期？"
+    said = "王丹受贿13.52万元，被判处管制一年十个月。"
+    assert judge_keypoints(said, kp, "zh", keypoint_facts=facts, question=question)[0].label == "Relevant"
+    other = "李强受贿13.52万元，被判处管制一年十个月。"
+    assert judge_keypoints(other, kp, "zh", keypoint_facts=facts, question=question)[0].label == "Wrong"

@@ -186,6 +186,7 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
             named_by_facts += [i for i, e in enumerate(scene.entities) if _same_entity(e, ent)]
     kp_parties += [i for i in named_by_facts if i not in kp_parties]
     values = _fact_values(kt, facts)
+    asked_for = False
     if scene.premise_values:
         asked = [v for v in values if any(_same_value(v, q) for q in scene.premise_values)]
         said = scene.answer.values
@@ -193,11 +194,17 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
                 not any(_same_value(v, a) for a in said) and any(_conflicts(v, a) and (
                     v.kind != "date" or _date_event(scene.answer, a, lang) == _date_event(kt, v, lang) is not None)
                     for a in said) for v in asked):
-            values = []  # "出生于DATE的被告人是NAME" asked as "who was born on DATE?": the name is the point
+            values, asked_for = [], True  # "出生于DATE的被告人是NAME" asked as "who was born on DATE?": the name is the point
             # (unless the answer gives another value for it, not the question's, "at the hearing held on DATE2":
             # then it is judged by its values)
     label, reason = (_judge_values(kt, scene, values, kp_parties, facts) if values
                      else _judge_words(kt, scene, kp_parties, facts))
+    if asked_for and label == "Irrelevant" and named_by_facts:
+        if all(scene.mentioned(i) for i in named_by_facts):
+            return "Relevant", f"names {scene.entities[named_by_facts[0]].name}, the party of the question's value"
+        other = _owner_of_asked_value(scene, named_by_facts)
+        if other is not None:
+            return "Wrong", f"answer gives the question's value to {scene.entities[other].name}"
     if label != "Wrong":
         swapped = _frame_substitution(kt, scene, kp_parties) or _swapped_clause(kt, scene) or \
             _topic_negated(kt, scene, kp_parties) or _value_swap(kt, scene, kp_parties, facts) or \
@@ -220,6 +227,22 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
     if label == "Relevant" and absent:
         return "Irrelevant", f"does not name {scene.entities[absent[0]].name}"  # a build fact's name is the value
     return label, reason
+
+
+def _owner_of_asked_value(scene: _Scene, parties: list[int]) -> int | None:
+    """Another party of the kind of ``parties``, named by the answer alone, in a clause that gives the value the
+    question asks about ("李强受贿13.52万元" for "王丹一案的受贿数额为13.52万元" asked as "受贿13.52万元的案件…")."""
+    ans = scene.answer
+    for c in ans.clauses:
+        if c.refusal or not any(_same_value(q, v) for q in scene.premise_values for v in ans.values
+                                if c.span[0] <= v.span[0] < c.span[1]):
+            continue
+        for p, _, i in scene.mentions:
+            if c.span[0] <= p < c.span[1] and i >= scene.from_keypoints and i not in parties \
+                    and any(scene.entities[i].org == scene.entities[j].org for j in parties) \
+                    and not any(a in scene.question for a in scene.entities[i].aliases):
+                return i
+    return None
 
 
 def _stand_in(kt: _Text, scene: _Scene, person: int, kp_parties: list[int]) -> int | None:
