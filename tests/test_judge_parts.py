@@ -2111,3 +2111,16 @@ def test_the_party_of_the_questions_value_is_the_point():
     assert judge_keypoints(said, kp, "zh", keypoint_facts=facts, question=question)[0].label == "Relevant"
     other = "李强受贿13.52万元，被判处管制一年十个月。"
     assert judge_keypoints(other, kp, "zh", keypoint_facts=facts, question=question)[0].label == "Wrong"
+
+
+def test_a_drug_said_not_given():
+    assert label("缩小前列腺体积并未使用非那雄胺片，而是给予坦索罗辛。", "所用药物为非那雄胺片。", "zh") == "Wrong"
+    assert label("抗感染用阿奇霉素，未使用甲泼尼龙等全身激素。", "使用甲泼尼龙，剂量2mg/kg，静脉滴注，每日1次。", "zh") == "Wrong"
+    assert label("He was never given metoprolol; diltiazem was used instead.", "The drug was metoprolol succinate.",
+                 "en") == "Wrong"
+    # given after all, or denied of another drug
+    assert label("起初未使用甲泼尼龙，后予甲泼尼龙2mg/kg静脉滴注每日1次。", "使用甲泼尼龙，剂量2mg/kg，静脉滴注，每日1次。",
+                 "zh") != "Wrong"
+    assert label("予甲泼尼龙2mg/kg静脉滴注每日1次，未使用阿奇霉素。", "使用甲泼尼龙，剂量2mg/kg，静脉滴注，每日1次。",
+                 "zh") == "Relevant"
+    assert label("未使用华法林。", "未使用华法林。", "zh") != "Wrong"

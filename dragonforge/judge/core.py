@@ -78,6 +78,7 @@ from dragonforge.judge.substitution import (
     _category_after_is_a,
     _closed_class_swap,
     _code_swap,
+    _drug_denied,
     _drug_swap,
     _drugs,
     _fact_lead_swap,
@@ -215,7 +216,7 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
             or _place_swap(kt, scene, kp_parties, facts) or _role_denied(kt, scene, kp_parties) \
             or _term_ruled_out(kt, scene, kp_parties) or _category_after_is_a(kt, scene, kp_parties, facts) \
             or _prior_record_denied(kt, scene, kp_parties) or _field_label_swap(kt, scene, kp_parties, facts) \
-            or _lead_swap(kt, scene) or _kind_swap(kt, scene, kp_parties)
+            or _lead_swap(kt, scene) or _kind_swap(kt, scene, kp_parties) or _drug_denied(kt, scene, kp_parties)
         if swapped:
             return "Wrong", swapped
     absent = [i for i in named_by_facts if not scene.mentioned(i)

@@ -855,6 +855,35 @@ def _drug_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
     return None
 
 
+# a drug said not to be given: the negation, then at most a verb of giving (未使用X, 并未给予X, "was not given X",
+# "never received X", "without X")
+_P_DRUG_NOT_GIVEN_ZH = re.compile(r"(?:未|没有|并未|未曾|不再|并没有|无需|不需|无须|不必|停用|停止使用)(?:再|曾)?"
+                                  r"(?:使用|给予|予以|予|服用|应用|用|加用|静滴|静脉滴注|口服|注射|开具|处方)?(?:了|过)?$")
+_P_DRUG_NOT_GIVEN_EN = re.compile(r"(?:not|never|no|without|nor)\s+(?:(?:been|be|being|receive|received|receiving|given|"
+                                  r"giving|prescribed|started|start|on|taking|take|use|used|using|any|treated|with)\s+){0,3}$")
+_P_KP_NEGATED = re.compile(r"未|没有|不|否认|无|\b(?:not|no|never|without|denied)\b", re.I)
+
+
+def _drug_denied(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
+    """The keypoint says a drug was given; a clause about its party says it was not (未使用甲泼尼龙, "was never given
+    metoprolol"), and the answer gives that drug nowhere else."""
+    lang, ans = scene.language, scene.answer
+    if _P_KP_NEGATED.search(kt.masked):
+        return None  # (a keypoint that itself denies a drug is polarity's to judge)
+    ours = _drugs(kt.text, lang)
+    if not ours:
+        return None
+    pattern = _P_DRUG_NOT_GIVEN_ZH if lang == "zh" else _P_DRUG_NOT_GIVEN_EN
+    text = ans.text if lang == "zh" else ans.text.lower()
+    about = [c.span for c in scene.clauses_about(set(kp_parties))]
+    for d in sorted(ours):
+        spots = [m.start() for m in re.finditer(re.escape(d), text)]
+        denied = [at for at in spots if pattern.search(text[max(0, at - 24):at])]
+        if denied and len(denied) == len(spots) and any(a <= denied[0] < b for a, b in about):
+            return f"answer says {d} was not given"
+    return None
+
+
 def _dosed_as_another(drug: str, span: tuple[int, int], kt: _Text, scene: _Scene) -> bool:
     """Is ``drug`` given, in the answer's clause at ``span``, in the dose another keypoint gives its own drug (the
     drug in that keypoint's place, "diclofenac 50 mg" for "flurbiprofen axetil 50 mg")?"""
