@@ -2124,3 +2124,16 @@ def test_a_drug_said_not_given():
     assert label("予甲泼尼龙2mg/kg静脉滴注每日1次，未使用阿奇霉素。", "使用甲泼尼龙，剂量2mg/kg，静脉滴注，每日1次。",
                  "zh") == "Relevant"
     assert label("未使用华法林。", "未使用华法林。", "zh") != "Wrong"
+
+
+def test_a_denial_belongs_to_the_keypoint_whose_words_it_denies():
+    kps = ["1. 被告人韩彬出生于1980年4月9日。", "2. 出生地为河南省洛阳市。"]
+    answer = "韩彬1980年4月9日出生，但他并非出生于河南省洛阳市，只是长期居住在洛阳市西工区。"
+    assert [x.label for x in judge_keypoints(answer, kps, "zh")] == ["Relevant", "Wrong"]
+    answer = "韩彬1980年4月9日出生于河南省洛阳市。"
+    assert [x.label for x in judge_keypoints(answer, kps, "zh")] == ["Relevant", "Relevant"]
+
+
+def test_more_ways_to_decline_to_say():
+    assert is_refusal("The record does not describe a treatment on that day.", "en")
+    assert is_refusal("I cannot confirm who gave it.", "en")

@@ -274,11 +274,13 @@ def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | Non
         for c, text, toks in clauses:
             if _P_NOT_SAID.search(text) or not negation.search(text):
                 continue
-            if any(w in toks and len(w) >= 4 and _negated_near(text, {w}, lang, strict=True) for w in kp):
+            if any(w in toks and len(w) >= 4 and _negated_near(text, {w}, lang, strict=True) for w in kp) \
+                    and not _denies_another_keypoint(scene, kt, text, set(kp)):
                 return f"answer denies what keypoint states: {c.text.strip()[:60]}"  # "alert but not flushed"
     # a clause that says all of a keypoint of two or more words speaks for it over one that says only its head
     # ("董事会由9名董事组成，但其中没有独立董事" for "其中独立董事3名")
     whole = [x for x in clauses if len(kp) >= 2 and all(w in x[2] for w in kp)]
+    affirmed, flip_share = -1.0, -1.0
     for c, text, toks in whole or clauses:
         share = sum(1 for s in kp if s in toks) / len(kp)
         if lang == "zh" and head not in toks and len(head) >= 2:  # 辩护人 says the keypoint's 辩护
@@ -293,8 +295,14 @@ def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | Non
         if lang == "zh" and not kp_neg and share >= 0.5:  # a denial of any of the keypoint's words here denies it: "无尿不尽感及尿后滴沥" for "伴有尿不尽感及尿后滴沥"
             near |= {w for w in kp if w in toks and len(w) >= 2}
         if _negated_near(text, near, lang) == kp_neg:
-            return None  # the answer says it the keypoint's way round somewhere
+            affirmed = max(affirmed, share)  # the answer says it the keypoint's way round here
+            continue
+        if _denies_another_keypoint(scene, kt, text, set(kp)):
+            continue  # "生于DATE，但并非出生于PLACE": the denial is the other keypoint's (its place), not this one's
         flips.append(c.text.strip())
+        flip_share = max(flip_share, share)
+    if affirmed >= 0 and (not flips or affirmed >= flip_share):
+        return None  # (said the keypoint's way round where it says as much of it as any denial does)
     if not flips and not kp_neg:
         # the keypoint's topic (its first word: 缓刑 of 缓刑考验期, 辩护人 of 辩护人系…; a procedure's kind, 手术) denied
         # outright in a clause about its party: "未宣告缓刑", "未委托辩护人", "未接受手术"
@@ -303,13 +311,29 @@ def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | Non
             topic_words.add("手术")
         for c, text, toks in clauses:
             found = {w for w in topic_words if w in toks}
-            if found and not _P_NOT_SAID.search(text) and _negated_near(text, found, lang, strict=True):
+            if found and not _P_NOT_SAID.search(text) and _negated_near(text, found, lang, strict=True) \
+                    and not _denies_another_keypoint(scene, kt, text, set(kp)):
                 flips.append(c.text.strip())
                 break
     if flips:
         return ("answer denies what keypoint states" if not kp_neg else "answer states what keypoint denies") + \
             f": {flips[0][:60]}"
     return None
+
+
+def _denies_another_keypoint(scene: _Scene, kt: _Text, text: str, kp_words: set[str]) -> bool:
+    """Does a clause deny more of another keypoint's words than of this one's (all it denies past this keypoint's
+    words being the other's)?"""
+    lang = scene.language
+    m = (_P_NEGATION_ZH if lang == "zh" else _P_NEGATION_EN).search(text)
+    if m is None:
+        return False
+    denied = {s for s, _ in _frame_tokens(_unnamed(scene, text[m.end():]), lang)}
+    theirs = denied - kp_words
+    if not theirs:
+        return False
+    return any(theirs <= {w for w, _ in _frame_tokens(_unnamed(scene, sib.text.masked), lang)}
+               and len(theirs) > len(denied & kp_words) for sib in scene.others(kt))
 
 
 _P_RULED_OUT_ZH = re.compile(r"(?:已|均|并|予以|可以|基本)?(?:排除|除外)(?:了)?")
@@ -419,6 +443,8 @@ def _negated_near(text: str, topic: set[str], language: str, strict: bool = Fals
             return True  # "no left atrial appendage thrombus": "no" before a longer name, nothing joined between
         if language == "zh" and not strict and _P_NOT_SEEN_ZH.search(low[:a]):
             return True  # a finding not seen governs its whole phrase: 未见明显ST段抬高
+        if language == "zh" and not strict and _P_NOT_AT_ZH.search(low[max(0, a - 9):a]):
+            return True  # a place after a negated verb of place: 并非出生于X, 没有在X上市, 不在X
         if language == "en" and not strict and _P_NOT_DONE_AFTER_EN.match(low, b):
             return True  # "thrombolysis with alteplase was not given": a passive denial after its subject
         if language == "en" and not strict and _P_NOT_DO_EN.search(low[max(0, a - 60):a]):
@@ -427,6 +453,10 @@ def _negated_near(text: str, topic: set[str], language: str, strict: bool = Fals
         if pattern.search(before) or (after is not None and after.start() < b + 5):
             return True
     return False
+
+
+# a negation, then a verb that takes a place by 于/在 (or 在 alone): what follows is the place denied
+_P_NOT_AT_ZH = re.compile(r"(?:并非|并不|不是|没有|并没有|未|不)(?:[\u4e00-\u9fff]{0,3}?[于在]|在)$")
 
 
 def _signed(v: Value) -> int:
