@@ -2137,3 +2137,11 @@ def test_a_denial_belongs_to_the_keypoint_whose_words_it_denies():
 def test_more_ways_to_decline_to_say():
     assert is_refusal("The record does not describe a treatment on that day.", "en")
     assert is_refusal("I cannot confirm who gave it.", "en")
+
+
+def test_a_district_is_a_place_not_a_person():
+    kps = ["1. The judgment against Michael Baker was made on September 13, 2019.",
+           "2. The judgment against Kenneth Marshall was made on December 21, 2020."]
+    answer = ("Kenneth Marshall was sentenced first: the Cedar Hill District court's judgment is dated December 21, "
+              "2018, nine months before the Greenwood District court ruled against Michael Baker on September 13, 2019.")
+    assert [x.label for x in judge_keypoints(answer, kps, "en")] == ["Relevant", "Wrong"]

@@ -117,6 +117,8 @@ def _entity_en(name: str, after_number: bool = False, org: bool = False) -> _Ent
     if all(w.lower() in _GENERIC_CAPS or w == "&" for w in words):
         return None  # "First Extraordinary General Meeting", "Corporate Secretary": titles, not parties
     org = org or any(w.lower() in _ORG_WORDS_EN for w in words)
+    if not org and words[-1].lower() in ("district", "county", "province", "city"):
+        return None  # "the Cedar Hill District court": a place (its words are cut below as a title's would be)
     if not org:  # "named NAME Chief Operating Officer": the title after a person's name is not part of it
         cut = next((i for i, w in enumerate(words) if i >= 2 and w.lower() in _GENERIC_CAPS), None)
         words = words[:cut]
