@@ -2145,3 +2145,12 @@ def test_a_district_is_a_place_not_a_person():
     answer = ("Kenneth Marshall was sentenced first: the Cedar Hill District court's judgment is dated December 21, "
               "2018, nine months before the Greenwood District court ruled against Michael Baker on September 13, 2019.")
     assert [x.label for x in judge_keypoints(answer, kps, "en")] == ["Relevant", "Wrong"]
+
+
+def test_a_bill_is_how_a_cost_is_said():
+    kps = ["1. Brooke Williams's stay cost $22,171.", "2. Katelyn Ramos's stay cost $28,742."]
+    question = "How much did the hospital stays of Brooke Williams and Katelyn Ramos cost?"
+    answer = "Brooke Williams was billed $4,122 and Katelyn Ramos $28,742 for their hospital stays."
+    assert [x.label for x in judge_keypoints(answer, kps, "en", question=question)] == ["Wrong", "Relevant"]
+    answer = "Brooke Williams's bill totaled $22,171, while Katelyn Ramos's hospitalization came to $45,482."
+    assert [x.label for x in judge_keypoints(answer, kps, "en", question=question)] == ["Relevant", "Wrong"]

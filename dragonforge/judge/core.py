@@ -935,7 +935,8 @@ _STATUS_WORDS = frozenset(_stem(w) for w in ("raised", "elevated", "high", "low"
 _AMOUNT_VERBS = frozenset({_stem(w) for w in ("worth", "valued", "value", "amount", "amounting", "totalling",
                                                 "totaling", "total", "involved", "involving", "sum", "came",
                                                 "stood", "reached", "represented", "represents", "made",
-                                                "makes", "constituted", "comprised", "accounted")} |
+                                                "makes", "constituted", "comprised", "accounted", "billed",
+                                                "bill", "charged", "cost", "costing", "priced")} |
                            {"共计", "合计", "总计", "金额", "价值", "涉及", "达到", "占", "约占", "构成"})
 # words for the whole a share is of ("30.4% of the group's revenue", "21.7% of the total"): no label of their own
 _WHOLE_WORDS = frozenset({_stem(w) for w in ("group", "company", "firm", "corporation", "total", "overall", "whole",

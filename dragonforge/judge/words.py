@@ -28,7 +28,8 @@ _DERIVED_EN = {"detention": "detain", "admission": "admit", "acquisition": "acqu
                "issuance": "issue", "imprisonment": "imprison", "appointment": "appoint", "resignation": "resign",
                "approval": "approve", "dismissal": "dismiss", "withdrawal": "withdraw", "settlement": "settle",
                "prescription": "prescribe", "infusion": "infuse", "injection": "inject", "decision": "decide",
-               "reduction": "reduce", "prison": "imprison", "jail": "imprison"}  # (N years in prison: imprisonment)
+               "reduction": "reduce", "prison": "imprison", "jail": "imprison",  # (N years in prison: imprisonment)
+               "hospitalization": "stay", "hospitalisation": "stay"}  # (a hospital stay)
 
 
 @lru_cache(maxsize=65536)
