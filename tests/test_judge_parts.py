@@ -2154,3 +2154,11 @@ def test_a_bill_is_how_a_cost_is_said():
     assert [x.label for x in judge_keypoints(answer, kps, "en", question=question)] == ["Wrong", "Relevant"]
     answer = "Brooke Williams's bill totaled $22,171, while Katelyn Ramos's hospitalization came to $45,482."
     assert [x.label for x in judge_keypoints(answer, kps, "en", question=question)] == ["Relevant", "Wrong"]
+
+
+def test_happened_on_is_no_birth_and_a_deal_names_its_other_side_after_its_date():
+    kps = ["1. 与德远投资有限公司的资产重组发生于2021年9月28日。", "2. 交易对价为5,409.42万元。"]
+    said = "根据成兴影视股份有限公司年报，公司于2021年9月28日启动资产重组，向德远投资有限公司转让闲置资产，交易金额5,409.42万元。"
+    assert [x.label for x in judge_keypoints(said, kps, "zh")] == ["Relevant", "Relevant"]
+    other = "成兴影视股份有限公司与德远投资有限公司之间的资产重组经董事会于2022年3月29日审议通过后实施。"
+    assert judge_keypoints(other, kps, "zh")[0].label == "Wrong"

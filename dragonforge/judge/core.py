@@ -1049,6 +1049,7 @@ def _listed(k: Value, scene: _Scene, live: list[Value], used: set[int], found: l
 
 
 _P_WITH_BEFORE = re.compile(r"(?:\bwith|\bagainst|与|同)\s*$", re.I)
+_P_DEAL_WITH = re.compile(r"(?:\bwith|\bto|\bfrom|与|同|向|从)\s*$", re.I)  # the other side of a deal
 
 
 def _names_counterparty(kt: _Text, scene: _Scene, a: Value, mine: set[int]) -> bool:
@@ -1056,7 +1057,14 @@ def _names_counterparty(kt: _Text, scene: _Scene, a: Value, mine: set[int]) -> b
     though the clause is the company's: "A carried out its restructuring with B on DATE")?"""
     counter = {i for p, _, i in scene.mentions_in(kt.text) if i in mine and _P_WITH_BEFORE.search(kt.text[max(0, p - 8):p])}
     clause = _clause_of(scene.answer, a.span[0]) if counter else None
-    return clause is not None and bool({i for p, _, i in scene.mentions if clause.span[0] <= p < clause.span[1]} & counter)
+    if clause is None:
+        return False
+    named = {i for p, _, i in scene.mentions if clause.span[0] <= p < clause.span[1]}
+    if not named:  # a clause that names no one, in a sentence that names the counterparty after it ("公司于DATE启动资产重组，
+        si = clause.sentence  # 向B转让…")
+        named = {i for p, _, i in scene.mentions if clause.span[1] <= p < scene.answer.sentences[si][1]
+                 and _P_DEAL_WITH.search(scene.answer.text[max(0, p - 8):p])}
+    return bool(named & counter)
 
 
 def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _Scene, live: list[Value],

@@ -477,7 +477,8 @@ def _names_event(t: _Text, v: Value, event: str, language: str) -> bool:
 
 @lru_cache(maxsize=64)
 def _zh_event_pattern(event: str) -> re.Pattern[str]:
-    return re.compile("|".join(map(re.escape, DATE_EVENTS[event][1])))
+    # (生于 of 发生于, 产生于 is no birth)
+    return re.compile("|".join(re.escape(w) if w != "生于" else "(?<![发产])生于" for w in DATE_EVENTS[event][1]))
 
 
 def _other_event(kt: _Text | None, k: Value, ans: _Text, a: Value, language: str) -> bool:
