@@ -2162,3 +2162,13 @@ def test_happened_on_is_no_birth_and_a_deal_names_its_other_side_after_its_date(
     assert [x.label for x in judge_keypoints(said, kps, "zh")] == ["Relevant", "Relevant"]
     other = "成兴影视股份有限公司与德远投资有限公司之间的资产重组经董事会于2022年3月29日审议通过后实施。"
     assert judge_keypoints(other, kps, "zh")[0].label == "Wrong"
+
+
+def test_a_test_result_named_by_its_test_alone():
+    kp = "The hemoglobin result was 99 g/L, below the reference range."
+    answer = "His D-dimer was raised at 1.82 mg/L, his hemoglobin was low at 83 g/L, and his albumin was low at 31.4 g/L."
+    assert label(answer, kp, "en") == "Wrong"
+    assert label("His hemoglobin was low at 99 g/L.", kp, "en") == "Relevant"
+    kp = "The N-terminal pro-B-type natriuretic peptide result was 1,128 pg/mL, above the reference range."
+    assert label("NT-proBNP was 1,442 pg/mL (high) and TSH 0.92 mIU/L.", kp, "en") == "Wrong"
+    assert expand("NT-proBNP 1442 pg/mL", "en").startswith("N-terminal pro-B-type natriuretic peptide")

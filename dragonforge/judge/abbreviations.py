@@ -84,6 +84,7 @@ ABBREVIATIONS: dict[str, tuple[str, str]] = {
     "HbA1c": ("glycated hemoglobin", "糖化血红蛋白"),
     "INR": ("international normalized ratio", "国际标准化比值"),
     "BNP": ("B-type natriuretic peptide", "B型钠尿肽"),
+    "NT-proBNP": ("N-terminal pro-B-type natriuretic peptide", "N末端B型钠尿肽前体"),
     "TSH": ("thyroid-stimulating hormone", "促甲状腺激素"),
     "PCT": ("procalcitonin", "降钙素原"),
     "RBC": ("red blood cell count", "红细胞计数"),

@@ -1067,11 +1067,18 @@ def _names_counterparty(kt: _Text, scene: _Scene, a: Value, mine: set[int]) -> b
     return bool(named & counter)
 
 
+# words a record puts after a test's name to say it was measured ("the hemoglobin result was", 血红蛋白检测结果为): the
+# name says which value it is, these do not
+_MEASURE_WORDS = frozenset({_stem(w) for w in ("result", "results", "level", "levels", "value", "reading", "measurement",
+                                               "test")} | {"结果", "检测", "检测结果", "数值", "水平", "测定"})
+
+
 def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _Scene, live: list[Value],
            mine: set[int], kp_values: list[Value], swapped: bool, kinds: set[str] | None = None,
            others: list[_Sibling] | tuple[()] = ()) -> Value | None:
     """An answer value of the same kind said of the same fact and party: it contradicts ``k``."""
     lang, ans = scene.language, scene.answer
+    words = tuple(w for w in words if w not in _MEASURE_WORDS) or words  # ("the hemoglobin result": hemoglobin)
     candidates = [a for a in live if _conflicts(k, a)]
     kp_dates = [v for v in kp_values if v.kind == "date" and v is not k]
     theirs = {w for s in others for w in s.words}
@@ -1159,7 +1166,8 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         if named_event or _same_digits(k, a):  # or the keypoint's own digits at another scale ($435.98 billion)
             named_event = True
             score = max(score, CONTEXT_SAME_FACT)
-        exact = score >= CONTEXT_SAME_FACT and not set(_content_tokens(ctx, lang)) - set(kp_words) - set(words)
+        exact = score >= CONTEXT_SAME_FACT and not set(_content_tokens(ctx, lang)) - set(kp_words) - set(words) \
+            - _STATUS_WORDS - _AMOUNT_VERBS  # ("hemoglobin was low at 83 g/L": where it lies is no other label)
         extra = set(_content_tokens(ctx, lang)) - set(kp_words) - set(words)  # the value's own label words
         if lang == "zh":  # a word sharing a character with the keypoint's is mostly the same word (相隔/间隔)
             extra = {w for w in extra if not any(c in kw for kw in kp_words for c in w)
