@@ -2172,3 +2172,12 @@ def test_a_test_result_named_by_its_test_alone():
     kp = "The N-terminal pro-B-type natriuretic peptide result was 1,128 pg/mL, above the reference range."
     assert label("NT-proBNP was 1,442 pg/mL (high) and TSH 0.92 mIU/L.", kp, "en") == "Wrong"
     assert expand("NT-proBNP 1442 pg/mL", "en").startswith("N-terminal pro-B-type natriuretic peptide")
+
+
+def test_a_name_after_de_shi_is_a_name():
+    kps = ["1. 检察员周建在被告人宋飞一案中出庭。", "2. 检察员李凯在被告人胡博一案中出庭。"]
+    facts = [[{"kind": "person", "key": "prosecutor", "text": "周建"}], [{"kind": "person", "key": "prosecutor", "text": "李凯"}]]
+    answer = "宋飞案出庭支持公诉的是佟宇，胡博案出庭支持公诉的则是吴楠。"
+    assert [x.label for x in judge_keypoints(answer, kps, "zh", keypoint_facts=facts)] == ["Wrong", "Wrong"]
+    answer = "宋飞案出庭支持公诉的是周建，胡博案出庭支持公诉的则是李凯。"
+    assert [x.label for x in judge_keypoints(answer, kps, "zh", keypoint_facts=facts)] == ["Relevant", "Relevant"]
