@@ -2181,3 +2181,15 @@ def test_a_name_after_de_shi_is_a_name():
     assert [x.label for x in judge_keypoints(answer, kps, "zh", keypoint_facts=facts)] == ["Wrong", "Wrong"]
     answer = "宋飞案出庭支持公诉的是周建，胡博案出庭支持公诉的则是李凯。"
     assert [x.label for x in judge_keypoints(answer, kps, "zh", keypoint_facts=facts)] == ["Relevant", "Relevant"]
+
+
+def test_a_value_said_not_to_exist():
+    assert label("相关资产系无偿划转，公司未收取任何对价。", "交易对价为3,188.37万元。", "zh") == "Wrong"
+    assert label("公司股票尚未上市，没有证券代码。", "股票在上海证券交易所上市，证券代码为601859。", "zh") == "Wrong"
+    assert label("The board has 11 directors, none of whom is independent.", "The board has 11 directors, 9 of them "
+                 "independent.", "en") == "Wrong"
+    # a record that lacks the figure is no denial of it; a zero digit inside a number is no zero
+    assert label("病历中未写明交易对价。", "交易对价为3,188.37万元。", "zh") == "Irrelevant"
+    assert label("检索到的病历中没有住院费用的明细，无法计算。", "住院总费用为4.4万元。", "zh") == "Irrelevant"
+    assert label("李雷的白蛋白为4.44 g/dL，参考范围4.0～5.5 g/dL。", "参考范围为40～55g/L，结果在参考范围内。", "zh") != "Wrong"
+    assert label("公司主营业务未发生重大变化。", "2022年9月9日发生重大合同事项，涉及金额1.29亿元。", "zh") == "Irrelevant"

@@ -25,7 +25,8 @@ For each keypoint of a query (``core.judge_keypoints``):
    party and not under another keypoint's label (``parties``). A different value for the same fact, the
    reversed direction, the keypoint's value said of the other party, or its date given to another step of its
    course that never falls on the same day (an arrest for a detention, ``parties._same_course``) is Wrong; a missing value is
-   Irrelevant (partial) unless the answer declines to give it. When every value is found, an opposite word,
+   Irrelevant (partial) unless the answer declines to give it, or says it does not exist ("no training hours",
+   未收取任何对价: ``polarity._value_said_none``), which is Wrong. When every value is found, an opposite word,
    a negation or another party in the keypoint's place makes it Wrong (``polarity``, ``substitution``).
 3. A keypoint without values (``core._judge_words``): a comparison is judged by who wins it (``parties``),
    a role by who holds it; otherwise the share of its content words the answer states decides Relevant

@@ -70,6 +70,7 @@ from dragonforge.judge.polarity import (
     _signed,
     _term_ruled_out,
     _topic_negated,
+    _value_said_none,
 )
 from dragonforge.judge.refusal import _is_unanswerable_keypoint, _judge_unanswerable
 from dragonforge.judge.scene import _NO_CLAUSE, _P_CODE_EN, _fact_values, _kp_words, _refused_here, _Scene, _Sibling
@@ -431,6 +432,17 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
             continue
         if rival is not None:
             wrong.append(f"answer gives {rival.text} where keypoint has {k.text}")
+            continue
+        # the value's label: its own words (none of another keypoint's), then the words of its unit ("36 training
+        # hours"); in Chinese, the characters before it back to a stop (交易对价为 | 3,188.37万元)
+        label = tuple(w for w in words if not any(w in s.words for s in others)) + tuple(
+            w for w in _content_tokens(re.sub(r"[\d.,]+", " ", k.text), lang) if lang == "en")
+        if lang == "zh":
+            lead = re.search(r"([\u4e00-\u9fff]{2,8}?)(?:为|是|达|约|共|合计)?$", kt.text[:k.span[0]])
+            label = (lead[1][-2:],) if lead else ()
+        none = _value_said_none(scene, label, mine)
+        if none:
+            wrong.append(none)
     if wrong:
         return "Wrong", "; ".join(wrong)
     if found:  # a year that names what the event is about ("召开2019年年度股东大会", "its 2021 annual report") may go

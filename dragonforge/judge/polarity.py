@@ -200,7 +200,7 @@ _P_NEGATION_EN = re.compile(r"\b(?:no|not|never|none|denies|denied|deny|without|
 _P_NEGATION_ZH = re.compile(r"否认|没有|并未|尚未|未(?!来|成年|婚)|不(?!同|但|仅|过(?!敏)|久|少|断|足(?!以)|等|论|限|尽|适|良|全|齐|规则|清|振|畅|宁|稳|均)|无(?!锡|期|创|菌|保留|偿|息|限|机|线|力|故|事生非)|"
                             r"非(?!常|法|凡|典型)|阴性|不成立|宣告.{0,4}无罪")
 # "not disclosed", "未在资料中披露": a clause saying the information is missing, not a denial
-_P_NOT_SAID = re.compile(r"(?:未|没有|不|并未)[^，。；]{0,8}(?:提及|披露|记载|说明|找到|显示|给出|列明|提到)|"
+_P_NOT_SAID = re.compile(r"(?:未|没有|不|并未)[^，。；]{0,8}(?:提及|披露|记载|说明|找到|显示|给出|列明|提到|写明|注明|载明)|"
                          r"(?:资料|记录|文件|文档|报告|材料|病历|文书)[^，。；]{0,4}未见|未见[^，。；]{0,16}(?:数据|信息|记载)|"
                          r"\b(?:not|n't|no)\b(?:\s+\w+){0,3}\s+(?:mention|state|disclos|record|specif|provid|report|"
                          r"give(?!n\s+(?!in\b|by\b|there\b)[a-z])|list|found(?!\s*[.;,]|\s+(?:at|on|during)\b)|"
@@ -318,6 +318,41 @@ def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | Non
     if flips:
         return ("answer denies what keypoint states" if not kp_neg else "answer states what keypoint denies") + \
             f": {flips[0][:60]}"
+    return None
+
+
+# a value said not to exist: a negation a few words before the value's label ("no training hours", 未收取任何对价,
+# "none of whom is independent"), or "was zero/nil" after it
+_P_NONE_BEFORE_EN = re.compile(r"\b(?:no|none|zero|nil|without|never)\b(?:\W+\w+){0,3}\W*$", re.I)
+_P_NONE_AFTER_EN = re.compile(r"^(?:\W+\w+){0,4}?\W+(?:was|were|is|are|stood at|came to)\s+(?:zero|nil|none|(?<![\d.])0)\b",
+                              re.I)
+_P_NONE_BEFORE_ZH = re.compile(r"(?:没有|未|并无|并未|无(?![锡期创菌偿息限机线力故])|不存在)[^，。；;,\d]{0,4}$")
+_P_NONE_AFTER_ZH = re.compile(r"^[^，。；;,\d]{0,4}?(?:为|是)?(?:零|(?<![\d.])0|空白)(?![.\d])")
+
+
+def _value_said_none(scene: _Scene, words: tuple[str, ...], mine: set[int]) -> str | None:
+    """The words that label a keypoint's value (its own, none of another keypoint's), said in a clause about its
+    party with a negation before them or "zero" after: the answer says the value does not exist ("there were no
+    training hours to report", "公司未收取任何对价", "没有证券代码"). Not a clause that says the value is missing."""
+    lang = scene.language
+    if not words:
+        return None
+    before_p, after_p = (_P_NONE_BEFORE_ZH, _P_NONE_AFTER_ZH) if lang == "zh" else (_P_NONE_BEFORE_EN, _P_NONE_AFTER_EN)
+    for c in scene.clauses_about(mine):
+        if _P_NOT_SAID.search(c.text) or _P_NOT_BEYOND.search(c.text):
+            continue
+        spots = [(w, t) for t, w in _frame_tokens(c.text, lang) if t in words] if lang == "en" else \
+            [(w, w) for w in words if w in c.text]  # (a Chinese label by its characters: jieba may cut 对价为 as 对/价为)
+        if not spots or len({t for _, t in spots}) * 2 < len(words) or words[-1] not in {t for _, t in spots}:
+            continue  # (most of the label, with its head: "training hours", not "employees" alone)
+        low = c.text if lang == "zh" else c.text.lower()
+        at = [(low.find(w if lang == "zh" else w.lower()), len(w)) for w, _ in spots]
+        at = [(a, n) for a, n in at if a >= 0]
+        if not at:
+            continue
+        first, last = min(a for a, _ in at), max(a + n for a, n in at)
+        if before_p.search(low[:first]) or after_p.search(low[last:]):
+            return f"answer says there is none: {c.text.strip()[:60]}"
     return None
 
 
