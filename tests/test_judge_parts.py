@@ -2193,3 +2193,11 @@ def test_a_value_said_not_to_exist():
     assert label("检索到的病历中没有住院费用的明细，无法计算。", "住院总费用为4.4万元。", "zh") == "Irrelevant"
     assert label("李雷的白蛋白为4.44 g/dL，参考范围4.0～5.5 g/dL。", "参考范围为40～55g/L，结果在参考范围内。", "zh") != "Wrong"
     assert label("公司主营业务未发生重大变化。", "2022年9月9日发生重大合同事项，涉及金额1.29亿元。", "zh") == "Irrelevant"
+
+
+def test_an_offence_named_by_its_act_in_chinese():
+    kps = ["1. 被告人李鑫一案的被盗财物价值为人民币2,600元。", "2. 被告人王龙一案的抢劫财物价值为人民币1,610元。"]
+    answer = "李鑫诈骗他人财物价值2,600元，王龙盗窃财物价值1,610元。"
+    assert [x.label for x in judge_keypoints(answer, kps, "zh")] == ["Wrong", "Wrong"]
+    answer = "李鑫盗窃他人财物价值2,600元，王龙抢劫财物价值1,610元。"
+    assert [x.label for x in judge_keypoints(answer, kps, "zh")] == ["Relevant", "Relevant"]

@@ -514,6 +514,9 @@ CLOSED_CLASSES: tuple[tuple[str, ...], ...] = (
      "bribery|taking bribes|accepting bribes", "offering bribes", "abuse of power", "dereliction of duty",
      "money laundering", "illegal business operation", "illegal possession of drugs|drug possession",
      "transporting drugs|drug transportation"),
+    # the same offences named by their acts in Chinese (李鑫诈骗他人财物 for 被盗财物; charges with 罪 share that head)
+    ("盗窃|被盗|偷窃|窃取", "抢劫|被抢", "诈骗|骗取|被骗", "抢夺", "敲诈勒索", "贪污", "受贿|收受贿赂", "行贿", "职务侵占",
+     "挪用"),
     ("intravenous|intravenously|intravenous infusion|静脉给药|静脉滴注|静脉注射|静滴|静注|静脉输注|经静脉",
      "oral|orally|by mouth|口服", "intramuscular|intramuscularly|肌内注射|肌肉注射|肌注",
      "subcutaneous|subcutaneously|皮下注射", "topical|topically|外用", "sublingual|sublingually|舌下含服",
