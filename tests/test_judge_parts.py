@@ -2201,3 +2201,11 @@ def test_an_offence_named_by_its_act_in_chinese():
     assert [x.label for x in judge_keypoints(answer, kps, "zh")] == ["Wrong", "Wrong"]
     answer = "李鑫盗窃他人财物价值2,600元，王龙抢劫财物价值1,610元。"
     assert [x.label for x in judge_keypoints(answer, kps, "zh")] == ["Relevant", "Relevant"]
+
+
+def test_a_sentence_about_two_parties_is_read_by_their_clauses():
+    kp = "Evans Networks Holdings is headquartered in Charlotte, North Carolina."
+    answer = ("Bush Chemical Industries Corporation is headquartered in Dallas, Texas, and Evans Networks "
+              "Holdings in Raleigh, North Carolina.")
+    assert judge_keypoints(answer, [kp, "Bush Chemical Industries Corporation is headquartered in Dallas, Texas."],
+                           "en")[0].label != "Relevant"

@@ -1281,6 +1281,13 @@ def _judge_words(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[Ke
         if kp_parties and named and not named & set(kp_parties):
             continue  # a sentence about someone else (a party named only where it declines is not its subject)
         text = " ".join(c.text for c in clauses)
+        if kp_parties and named & set(kp_parties) and any(
+                i < scene.from_keypoints and scene.entities[i].org == scene.entities[kp_parties[0]].org
+                for i in named - set(kp_parties)):
+            # a sentence about the keypoint's party and another of its kind: its clauses about this one ("Appeals in
+            # A's case go to X, and in B's case to Y": Y is B's)
+            own = [c for c in clauses if scene.parties(c.span[0]) & set(kp_parties)]
+            text = " ".join(c.text for c in own) if own else text
         eligible.append(text)
         if codes and not all(re.search(rf"\b{code}\b", text) for code in codes):
             continue  # a ticker or code the keypoint names must be there as written
