@@ -2209,3 +2209,14 @@ def test_a_sentence_about_two_parties_is_read_by_their_clauses():
               "Holdings in Raleigh, North Carolina.")
     assert judge_keypoints(answer, [kp, "Bush Chemical Industries Corporation is headquartered in Dallas, Texas."],
                            "en")[0].label != "Relevant"
+
+
+def test_a_place_in_a_clause_that_leaves_out_its_verb():
+    kp = "Evans Networks Holdings is headquartered in Charlotte, North Carolina."
+    facts = [[{"kind": "place", "key": "headquarters", "text": "Charlotte, North Carolina"}]]
+    answer = ("Bush Chemical Industries Corporation is headquartered in Dallas, Texas, and Evans Networks Holdings in "
+              "Raleigh, North Carolina.")
+    assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label == "Wrong"
+    answer = ("Bush Chemical Industries Corporation is headquartered in Dallas, Texas, and Evans Networks Holdings in "
+              "Charlotte, North Carolina.")
+    assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label == "Relevant"

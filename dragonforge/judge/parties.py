@@ -250,6 +250,8 @@ def _swapped_clause(kt: _Text, scene: _Scene) -> str | None:
         if len(named) == 1:
             words = {s for s, _ in _frame_tokens(_unnamed(scene, ans.masked[c.span[0]:c.span[1]]), lang)}
             said = [v for v in ans.values if c.span[0] <= v.span[0] < c.span[1]]
+            if lang == "en" and single and single[-1][1] == c.sentence and _P_ELLIPSIS_EN.match(scene.blank(c.text)):
+                words = words | single[-1][2]  # "A is based in X, and B in Y": B's clause has A's verb
             single.append((next(iter(named)), c.sentence, words, said))
     if len(single) < 2:
         return None
@@ -285,6 +287,8 @@ def _swapped_clause(kt: _Text, scene: _Scene) -> str | None:
     return None
 
 
+# a clause that leaves out its verb, the one before's: a party's name (blanked), then a preposition or a value
+_P_ELLIPSIS_EN = re.compile(r"^\s*(?:and|while|whereas|but)?\s+(?:'s\s+)?(?:in|at|on|to|for|of|with|by)\s", re.I)
 # a party named after one of these is the other side of the clause's act, not whom it is about
 _P_COUNTERPARTY = re.compile(r"(?:\b(?:with|against|versus|vs\.?|by)|与|和|同|向|跟)\s*(?:the\s+)?$|" + _DEAL_OF, re.I)
 

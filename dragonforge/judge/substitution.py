@@ -1153,6 +1153,9 @@ def _place_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[Key
         names = {a for e in scene.entities for a in e.aliases}
         for c in clauses:
             stems = {_stem(w) for w in re.findall(r"[A-Za-z]+", c.text)}
+            if not any(f & stems for f in kinds) and _P_ELLIPTICAL_EN.match(scene.blank(c.text)):
+                # "…, and B in Y": the verb is the clause before's, in its sentence
+                stems = {_stem(w) for w in re.findall(r"[A-Za-z]+", ans.text[ans.sentences[c.sentence][0]:c.span[0]])}
             if not any(f & stems for f in kinds):
                 continue
             for m in _P_PLACE_AFTER_EN.finditer(c.text):
@@ -1164,6 +1167,8 @@ def _place_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[Key
 
 
 _P_PROVINCE = re.compile(r"[\u4e00-\u9fff]{2,8}?(?:省|自治区)")
+# a clause that leaves out its verb: a party's name (blanked) and then its place ("and B in Y", "while B's in Y")
+_P_ELLIPTICAL_EN = re.compile(r"^\s*(?:and|while|whereas|but)?\s+(?:'s\s+)?(?:is\s+|was\s+)?in\s+[A-Z]", re.I)
 
 
 def _zh_frame(lead: str) -> list[str]:
