@@ -242,7 +242,8 @@ def _swapped_clause(kt: _Text, scene: _Scene) -> str | None:
     clause of the keypoint that names one party is looked for in the answer's clauses that name one party
     ("A was convicted of X" against "B was convicted of X, and A of Y"; 向丹诊断为X against 孙雷被诊断为X)."""
     lang, ans = scene.language, scene.answer
-    single = []  # the answer's clauses that name exactly one party: (party, sentence, words)
+    single: list[tuple[int, int, set[str], list[Value]]] = []  # the answer's clauses that name one party: (party,
+    # sentence, words, values)
     for c in ans.clauses:
         if c.refusal:
             continue
