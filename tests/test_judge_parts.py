@@ -2220,3 +2220,16 @@ def test_a_place_in_a_clause_that_leaves_out_its_verb():
     answer = ("Bush Chemical Industries Corporation is headquartered in Dallas, Texas, and Evans Networks Holdings in "
               "Charlotte, North Carolina.")
     assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label == "Relevant"
+
+
+def test_another_kind_of_corporate_event_on_the_keypoints_date():
+    kp = "The first major event of Ramirez Freight Holdings was its strategic partnership on March 19, 2020."
+    assert label("Ramirez Freight Holdings' first major event was an acquisition completed on March 19, 2020.", kp,
+                 "en") == "Wrong"
+    assert label("Ramirez Freight Holdings' first major event was a strategic partnership on March 19, 2020.", kp,
+                 "en") == "Relevant"
+    # other events of the year, on other dates, are no answer for this one
+    assert label("Ramirez Freight Holdings' events were a strategic partnership on March 19, 2020 and an acquisition "
+                 "on May 2, 2020.", kp, "en") == "Relevant"
+    kp = "康德文化传媒股份有限公司的第一项重大事项是2023年1月14日的新产品发布事项。"
+    assert label("康德文化传媒的第一项重大事项是2023年1月14日的战略合作。", kp, "zh") == "Wrong"

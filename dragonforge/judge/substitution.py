@@ -500,6 +500,12 @@ def _value_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[Key
 # kin (a family history: whose illness), said on the keypoint's topic only (_NEEDS_TOPIC)
 _KIN = ("father|父亲", "mother|母亲", "brother|哥哥|弟弟", "sister|姐姐|妹妹", "son|儿子", "daughter|女儿", "husband|丈夫",
         "wife|妻子")
+# the kinds of a company's major event, as its annual report discloses them: said on the keypoint's event only, in a
+# clause that gives its date, as an answer lists other events of the year too (_NEEDS_ANCHOR)
+_EVENT_KINDS = ("acquisition|acquired|acquiring|收购|并购", "asset restructuring|restructuring|资产重组|重组",
+                "strategic partnership|strategic cooperation|战略合作", "financing|placement|bond issue|loan|融资|募资|募集资金|定向增发|非公开发行|发行债券|贷款",
+                "litigation|lawsuit|诉讼", "new product launch|product launch|新产品发布|发布新产品|新品发布",
+                "major contract|重大合同", "share buyback|share repurchase|buyback|股份回购|回购股份")
 CLOSED_CLASSES: tuple[tuple[str, ...], ...] = (
     ("fixed-term imprisonment", "criminal detention", "public surveillance", "life imprisonment", "death penalty"),
     ("有期徒刑", "拘役", "管制", "无期徒刑", "死刑"),
@@ -540,6 +546,7 @@ CLOSED_CLASSES: tuple[tuple[str, ...], ...] = (
     ("shanghai stock exchange|上海证券交易所|上交所", "shenzhen stock exchange|深圳证券交易所|深交所",
      "new york stock exchange|nyse", "nasdaq", "hong kong stock exchange|香港联合交易所|港交所",
      "london stock exchange", "beijing stock exchange|北京证券交易所|北交所"),
+    _EVENT_KINDS,
     # a shareholders' meeting: the annual one or an extraordinary one
     ("年度股东大会|annual general meeting|annual shareholders' meeting", "临时股东大会|extraordinary general meeting"),
     # the grades of an amount the criminal law weighs (数额较大 / 巨大 / 特别巨大)
@@ -596,6 +603,10 @@ def _closed_class_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str |
             clause = c.text if lang == "zh" else c.text.lower()
             if topic and not topic & set(_content_tokens(clause, lang)):
                 continue  # (the father's hypertension says nothing of the mother's heart disease)
+            if members in _NEEDS_ANCHOR and not any(
+                    _same_value(k, v) for k in kt.values if k.kind == "date" for v in ans.values
+                    if c.span[0] <= v.span[0] < c.span[1]):
+                continue  # (another event of the year, in a clause without the keypoint's date, is no answer for it)
             theirs = [m for m in members if m != ours[0] and _has_member(clause, m, lang)
                       and not (any(f in o for f in _forms(m, lang) for o in _forms(ours[0], lang))
                                and _has_member(clause, ours[0], lang))]  # (保留意见 inside 标准无保留意见)
@@ -729,6 +740,7 @@ _P_MEASURE = re.compile(r"\b(?:placed|taken|held|kept)\s+(?:in|into|under)\s+cri
 
 
 _NEEDS_TOPIC = (_KIN,)
+_NEEDS_ANCHOR = (_EVENT_KINDS,)
 
 
 def _forms(member: str, language: str) -> list[str]:
