@@ -2233,3 +2233,14 @@ def test_another_kind_of_corporate_event_on_the_keypoints_date():
                  "on May 2, 2020.", kp, "en") == "Relevant"
     kp = "康德文化传媒股份有限公司的第一项重大事项是2023年1月14日的新产品发布事项。"
     assert label("康德文化传媒的第一项重大事项是2023年1月14日的战略合作。", kp, "zh") == "Wrong"
+
+
+def test_a_found_value_said_not_to_be_the_keypoints():
+    assert label("曾琴并未在2022年4月22日出院，而是转入肿瘤内科继续治疗。", "曾琴于2022年4月22日出院。", "zh") == "Wrong"
+    assert label("2020年8月28日20时50分许并不是陈欢的犯罪时间，而是发现线索的时间。", "案发日期为2020年8月28日。", "zh") == "Wrong"
+    assert label("The hearing was not on March 3, 2021; it was adjourned.", "The hearing was held on March 3, 2021.",
+                 "en") == "Wrong"
+    # a status said after the value is the range's, not a denial of the value
+    assert label("Her CEA of 4.0 ng/mL was not within the reference range.", "The CEA result was 4.0 ng/mL.",
+                 "en") == "Relevant"
+    assert label("曾琴于2022年4月22日出院，未再复发。", "曾琴于2022年4月22日出院。", "zh") == "Relevant"

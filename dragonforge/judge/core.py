@@ -457,6 +457,9 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
         denied = next((a for k, a, _ in found if _value_denied(ans, a) and not _value_denied(kt, k)), None)
         if denied is not None:
             return "Wrong", f"answer says it did not reach {denied.text}"
+        negated = next((a for k, a, _ in found if _value_negated(ans, a) and not _value_negated(kt, k)), None)
+        if negated is not None:
+            return "Wrong", f"answer denies it of {negated.text}"
         clash = _opposite_word(kt.text, near, lang) or _negation_flip(kt.text, near, lang)
         if clash:
             return "Wrong", clash
@@ -546,6 +549,24 @@ _P_BASE_BEFORE_ZH = re.compile(r"(?:占|相当于)(?:公司|集团|其)?(?:全�
 _P_NOT_REACHED = {"en": re.compile(r"(?:\bnot|\bnever|n't)\s+(?:yet\s+)?(?:turn|turned|reach|reached|attain|attained|hit)\s+"
                                    r"(?:(?:the\s+)?(?:age|threshold|level|mark)\s+of\s+)?(?:an?\s+)?$", re.I),
                   "zh": re.compile(r"(?:并未|未|没有|尚未|不)(?:住满|满|达到|达|到)$")}
+
+
+# a value said not to be the keypoint's: a strong negation right before it in its clause (并未在DATE出院, 并非由X提起,
+# "was not held on DATE") or right after it (DATE并不是…的时间)
+_P_NEGATED_BEFORE = {"zh": re.compile(r"(?:并非|并不是|不是|并未|并没有|未曾|未在|未于|没有在)[^，。；;,\d]{0,6}$"),
+                     "en": re.compile(r"\b(?:not|never)\s+(?:on|in|at|from|by|until|before|after)?\s*(?:the\s+)?$", re.I)}
+_P_NEGATED_AFTER = {"zh": re.compile(r"^[^，。；;,\d]{0,4}?(?:并不是|并非|不是)"),
+                    "en": re.compile(r"^\s*(?:was|is)\s+not\s+(?:the|when|a|an|his|her|its|their)\b", re.I)}
+
+
+def _value_negated(t: _Text, v: Value) -> bool:
+    lang = t.language
+    end = v.span[1]
+    for w in sorted(t.values, key=lambda x: x.span[0]):
+        if end <= w.span[0] <= end + 1:
+            end = w.span[1]  # a date and its time of day (2020年8月28日20时50分许并不是…)
+    return (_P_NEGATED_BEFORE[lang].search(t.text[max(0, v.span[0] - 12):v.span[0]]) is not None
+            or _P_NEGATED_AFTER[lang].search(t.text[end:end + 12]) is not None)
 
 
 def _value_denied(t: _Text, v: Value) -> bool:
