@@ -2244,3 +2244,10 @@ def test_a_found_value_said_not_to_be_the_keypoints():
     assert label("Her CEA of 4.0 ng/mL was not within the reference range.", "The CEA result was 4.0 ng/mL.",
                  "en") == "Relevant"
     assert label("曾琴于2022年4月22日出院，未再复发。", "曾琴于2022年4月22日出院。", "zh") == "Relevant"
+
+
+def test_no_operation_denies_a_named_procedure():
+    kp = "Danielle Jackson underwent laparoscopic myomectomy."
+    assert label("Danielle Jackson had no operation during this stay; her fibroids were managed conservatively.", kp,
+                 "en") == "Wrong"
+    assert label("Danielle Jackson underwent laparoscopic myomectomy and had no complications.", kp, "en") == "Relevant"

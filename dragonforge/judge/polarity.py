@@ -309,6 +309,8 @@ def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | Non
         topic_words = {kp[0]} if len(kp[0]) >= 2 and len(kp) <= 3 else set()  # (a short keypoint's first word)
         if lang == "zh" and any(w.endswith("术") for w in kp):
             topic_words.add("手术")
+        if lang == "en" and any(_P_PROCEDURE_EN.search(w) for w in re.findall(r"[a-z]+", body.lower())):
+            topic_words |= {_stem("operation"), _stem("surgery")}  # "had no operation" for "underwent X-ectomy"
         for c, text, toks in clauses:
             found = {w for w in topic_words if w in toks}
             if found and not _P_NOT_SAID.search(text) and _negated_near(text, found, lang, strict=True) \
@@ -369,6 +371,9 @@ def _denies_another_keypoint(scene: _Scene, kt: _Text, text: str, kp_words: set[
         return False
     return any(theirs <= {w for w, _ in _frame_tokens(_unnamed(scene, sib.text.masked), lang)}
                and len(theirs) > len(denied & kp_words) for sib in scene.others(kt))
+
+
+_P_PROCEDURE_EN = re.compile(r"(?:ectomy|otomy|ostomy|plasty|pexy|rrhaphy)$|^(?:surgery|operation)$")
 
 
 _P_RULED_OUT_ZH = re.compile(r"(?:已|均|并|予以|可以|基本)?(?:排除|除外)(?:了)?")
