@@ -2251,3 +2251,10 @@ def test_no_operation_denies_a_named_procedure():
     assert label("Danielle Jackson had no operation during this stay; her fibroids were managed conservatively.", kp,
                  "en") == "Wrong"
     assert label("Danielle Jackson underwent laparoscopic myomectomy and had no complications.", kp, "en") == "Relevant"
+
+
+def test_a_sentences_counterparty_is_not_whom_it_is_about():
+    kp = "The first major event of Ramirez Freight Holdings was its strategic partnership on March 19, 2020."
+    answer = ("Ramirez Freight Holdings lists its 2020 events in date order. The first was a strategic partnership with "
+              "Blackburn Technologies on March 19, 2020, a five-year joint research agreement.")
+    assert label(answer, kp, "en") == "Relevant"

@@ -107,6 +107,8 @@ class _Scene:
             opener = [m for m in mentions if nxt is not None and nxt.span[0] <= m[0] <= nxt.span[0] + 1]
             if opener:
                 return {opener[0][2]}
+        before = [m for m in before if _sentence_index(ans, m[0]) != si]  # (the sentence's own counterparty is not
+        # whom it is about: "The first was a partnership with C on DATE" is the company's of the sentence before)
         if not before:
             return set()
         nearest = _sentence_index(ans, before[-1][0])  # else everyone the nearest earlier sentence names
