@@ -2258,3 +2258,12 @@ def test_a_sentences_counterparty_is_not_whom_it_is_about():
     answer = ("Ramirez Freight Holdings lists its 2020 events in date order. The first was a strategic partnership with "
               "Blackburn Technologies on March 19, 2020, a five-year joint research agreement.")
     assert label(answer, kp, "en") == "Relevant"
+
+
+def test_an_ordinal_that_names_the_item_is_no_fact_of_its_own():
+    kp = "盛宏文教股份有限公司的第一项重大事项是2022年2月4日的收购事项。"
+    assert label("盛宏文教股份有限公司于2022年2月4日完成对博永文教80%股权的收购。", kp, "zh") == "Relevant"
+    assert label("盛宏文教股份有限公司于2022年6月4日完成收购。", kp, "zh") == "Wrong"
+    # a statute's item stays a value
+    kp = "定罪依据为刑法第三百八十三条第一款第（二）项。"
+    assert label("定罪依据为刑法第三百八十三条第一款。", kp, "zh") != "Relevant"

@@ -446,7 +446,7 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
     if wrong:
         return "Wrong", "; ".join(wrong)
     if found:  # a year that names what the event is about ("召开2019年年度股东大会", "its 2021 annual report") may go
-        missing = [m for m in missing if not _labelling_year(m[0], kt)]
+        missing = [m for m in missing if not _labelling_year(m[0], kt) and not _labelling_ordinal(m[0], kt)]
     if not missing:
         near = " ".join(_sentence(ans, a.span[0], before=1) for _, a, _ in found)
         residual = tuple(w for w in kp_words if w not in scene.premise)  # (what the question says is no label)
@@ -666,6 +666,13 @@ def _labelling_year(k: Value, kt: _Text) -> bool:
         return False
     after = kt.text[k.span[1]:k.span[1] + 20]
     return bool(_P_LABELLED.match(after)) or bool(re.match(r"年?年度", after))
+
+
+def _labelling_ordinal(k: Value, kt: _Text) -> bool:
+    """An ordinal that names which item a Chinese keypoint is about ("第一项重大事项是DATE的收购"), not a statute's item
+    (第三百八十三条第一款第（二）项): the keypoint's other values say the fact."""
+    return k.kind == "count" and k.text.startswith("第") and k.unit in ("项", "次", "个") \
+        and not re.search(r"[条款）)]$", kt.text[:k.span[0]]) and bool(re.match(r"[\u4e00-\u9fff]", kt.text[k.span[1]:]))
 
 
 def _modifier_clash(kp: str, ctx: str, language: str) -> bool:
