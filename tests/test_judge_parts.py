@@ -2267,3 +2267,13 @@ def test_an_ordinal_that_names_the_item_is_no_fact_of_its_own():
     # a statute's item stays a value
     kp = "定罪依据为刑法第三百八十三条第一款第（二）项。"
     assert label("定罪依据为刑法第三百八十三条第一款。", kp, "zh") != "Relevant"
+
+
+def test_a_name_before_a_verb_of_succession():
+    kp = "郑利接替了朱俊。"
+    facts = [[{"kind": "person", "key": "incoming", "text": "郑利"}, {"kind": "person", "key": "outgoing", "text": "朱俊"}]]
+    question = "远开汽车科技股份有限公司由谁接替朱俊？"
+    assert judge_keypoints("自2018年5月7日起，叶敏接替朱俊担任公司财务总监。", [kp], "zh", keypoint_facts=facts,
+                           question=question)[0].label == "Wrong"
+    assert judge_keypoints("自2018年3月21日起，郑利接替朱俊担任董事会秘书。", [kp], "zh", keypoint_facts=facts,
+                           question=question)[0].label == "Relevant"
