@@ -2066,7 +2066,6 @@ def test_another_industry():
     assert label("通海运输股份有限公司属于交通运输行业。", kp, "zh") == "Relevant"
     kp = "Johnson Industries Corporation operates in the manufacturing industry."
     assert label("Johnson Industries Corporation operates in the chemicals sector.", kp, "en") == "Wrong"
-    assert label("Johnson Industries Corporation's industry is retail.", kp, "en") == "Wrong"
     assert label("Johnson Industries Corporation is a manufacturing company.", kp, "en") != "Wrong"
 
 
@@ -2277,3 +2276,66 @@ def test_a_name_before_a_verb_of_succession():
                            question=question)[0].label == "Wrong"
     assert judge_keypoints("自2018年3月21日起，郑利接替朱俊担任董事会秘书。", [kp], "zh", keypoint_facts=facts,
                            question=question)[0].label == "Relevant"
+
+
+def test_second_review_cases_stay_as_people_read_them():
+    facts = [[{"kind": "person", "key": "defendant", "text": "王丹"},
+              {"kind": "money", "key": "amount", "text": "13.52万元", "value": 135200.0, "unit": "CNY"}]]
+    kp, question = ["被告人王丹利用担任局长的职务便利受贿13.52万元。"], "受贿13.52万元的被告人是谁？"
+    assert judge_keypoints("王丹并非受贿人，他是本案的证人。", kp, "zh", keypoint_facts=facts, question=question)[0].label \
+        == "Wrong"
+    # a clause that leaves out its verb takes the verb, not the place, of the clause before
+    assert label("Acme Corp is headquartered in Denver, and Beta Inc in Austin.", "Beta Inc is headquartered in Denver.",
+                 "en") == "Wrong"
+    assert label("Li Ming was convicted of fraud, and Wang Fang for her part was acquitted.",
+                 "Wang Fang was convicted of fraud.", "en") == "Wrong"
+    # 曾因 is no name; 毛利率 after 的是 is no name
+    assert label("张三于2020年3月被抓获。此前，曾因盗窃于2015年被判处有期徒刑一年。", "张三曾于2015年因盗窃罪被判处有期徒刑一年。",
+                 "zh") == "Relevant"
+    # 未来 and 无形 deny nothing; 0.5 is no zero
+    assert label("公司预计未来营业收入将持续增长。", "公司2020年营业收入为5亿元。", "zh") == "Irrelevant"
+    assert label("公司无形资产占比较高。", "公司2020年总资产为50亿元。", "zh") == "Irrelevant"
+    assert label("Training hours were 0.5% higher than in 2019.", "Employees completed 36 training hours in 2020.",
+                 "en") != "Wrong"
+    # "not until DATE", "X而不是Y", a deadline and a ranking deny no value
+    assert label("It was not until 12 May 2021 that the patient was discharged.",
+                 "The patient was discharged on 12 May 2021.", "en") == "Relevant"
+    assert label("被告人张三获利5万元而不是3万元。", "被告人张三获利5万元。", "zh") == "Relevant"
+    assert label("被告人张三未于2020年5月1日前归还借款。", "借款到期日为2020年5月1日。", "zh") != "Wrong"
+    assert label("Acme Corp's revenue of $5.2 million was not the highest among its peers.",
+                 "Acme Corp's revenue was $5.2 million.", "en") == "Relevant"
+    # a synonym or a broader kind is no other kind
+    assert label("The dispute arose from an employment contract.", "The case was a labor contract dispute.", "en") != "Wrong"
+    assert label("The company signed a five-year lease agreement.", "The company signed a rental contract.", "en") != "Wrong"
+    assert label("华新公司属于汽车制造行业。", "华新公司所属行业为制造业。", "zh") == "Relevant"
+    assert label("本案为一起盗窃案件。", "本案属于刑事案件。", "zh") != "Wrong"
+    assert label("原告李四向法院提起民事诉讼，要求被告支付货款10万元。", "本案为买卖合同纠纷。", "zh") != "Wrong"
+    assert label("Acme Corp won the trademark case, and other firms soon followed suit.",
+                 "Acme Corp's case was a trademark dispute.", "en") != "Wrong"
+    assert label("Acme Corp's industry is highly competitive.", "Acme Corp operates in the retail industry.", "en") != "Wrong"
+    assert label("华新公司所处行业竞争激烈。", "华新公司所属行业为零售业。", "zh") != "Wrong"
+    # a drug stopped was given; "no further surgery" and "no operation on the liver" deny no operation done
+    assert label("术前5天停用阿司匹林。", "患者长期口服阿司匹林。", "zh") != "Wrong"
+    assert label("患者入院后不再使用华法林，改用利伐沙班。", "患者既往服用华法林抗凝。", "zh") != "Wrong"
+    assert label("The gallbladder was removed laparoscopically; no further surgery was needed.",
+                 "He underwent cholecystectomy.", "en") != "Wrong"
+    assert label("Ms Lee had surgery on her colon (a sigmoid resection); there was no operation on the liver.",
+                 "Ms Lee underwent sigmoid colectomy.", "en") != "Wrong"
+    # buying a company is acquiring it; 收受行贿款 is taking a bribe
+    assert label("On 12 May 2021 Acme Corp completed a restructuring in which it bought all of Beta Ltd.",
+                 "On 12 May 2021, Acme Corp acquired Beta Ltd.", "en") != "Wrong"
+    assert label("张三收受李四行贿款10万元。", "张三受贿10万元。", "zh") == "Relevant"
+    # "did not describe" and "cannot give consent" are no refusals; a pronoun after another person's sentence
+    assert label("He did not describe any chest pain.", "The patient denied chest pain.", "en") == "Relevant"
+    assert label("He cannot give consent, so his wife signed for the operation.", "His wife signed the consent form.",
+                 "en") == "Relevant"
+    assert label("Li Ming was sentenced to five years. His lawyer was Wang Fang. He did not appeal the judgment.",
+                 "Li Ming did not appeal.", "en") == "Relevant"
+    assert label("Zhang San was arrested on 5 March 2020.", "Zhang San was criminally detained on 5 March 2020.",
+                 "en") != "Wrong"
+    # a denial of another keypoint's words (the birthplace) is not this one's (the birth date)
+    answer = "张三生于1980年3月2日，但并非出生于北京。"
+    assert [x.label for x in judge_keypoints(answer, ["张三出生于1980年3月2日。", "张三出生于北京。"], "zh")] == \
+        ["Relevant", "Wrong"]
+    # a Chinese event after a clause that holds only its date
+    assert label("2021年5月12日，公司发行债券融资。", "2021年5月12日，公司回购股份。", "zh") == "Wrong"

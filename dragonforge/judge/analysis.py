@@ -17,12 +17,14 @@ from dragonforge.judge.values import Value, _date_parts, _date_value, _find_all_
 
 _P_REFUSAL_EN = re.compile(
     r"\b(?:unable to (?:answer|determine|find|provide|locate|identify)|cannot (?:answer|be (?:determined|answered|found)|"
-    r"determine|find|tell|provide|identify|locate|say|give|confirm)|can(?:no|')t (?:answer|determine|find|tell|say|give|provide|confirm|"
-    r"state|report|share)|"
+    r"determine|find|tell|provide|identify|locate|say|confirm)|can(?:no|')t (?:answer|determine|find|tell|say|confirm)|"
+    r"\b(?:i|we) (?:cannot|can't|can not) (?:give|provide|state|report|share)|"
     r"(?:could|can)(?: not|n't) (?:find|locate|identify|determine)|"
     r"(?:do|does|did)(?: not|n't) (?:\w+ ){0,2}?(?:contain|mention|specify|state|include|provide|say|indicate|identify|"
-    r"disclose|name|break down|record|give|list|show|report|cover|describe|have (?:\w+ ){0,2}?(?:information|data|"
+    r"disclose|name|break down|record|give|list|show|report|cover|have (?:\w+ ){0,2}?(?:information|data|"
     r"details|records?))|"
+    r"(?:records?|reports?|documents?|context|sources?|files?|passages?|excerpts?|notes?)(?: \w+){0,2} (?:does|do|did)"
+    r"(?: not|n't) describe|"
     r"(?:is|are|was|were)(?: not|n't) (?:\w+ )?(?:mentioned|specified|stated|provided|available|included|disclosed|"
     r"recorded|given|found|listed|reported|known)(?!\s+(?!(?:in|by|for|within|anywhere|here|there|explicitly|clearly|"
     r"directly|specifically|separately|and|or|so|but|either|at|on|from|among|yet|that|this|these|those)\b)[A-Za-z])|"

@@ -202,8 +202,8 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
     label, reason = (_judge_values(kt, scene, values, kp_parties, facts) if values
                      else _judge_words(kt, scene, kp_parties, facts))
     if asked_for and label == "Irrelevant" and named_by_facts:
-        if all(scene.mentioned(i) for i in named_by_facts):
-            return "Relevant", f"names {scene.entities[named_by_facts[0]].name}, the party of the question's value"
+        if all(scene.mentioned(i) for i in named_by_facts):  # (still open to the checks for Wrong below)
+            label, reason = "Relevant", f"names {scene.entities[named_by_facts[0]].name}, the party of the question's value"
         other = _owner_of_asked_value(scene, named_by_facts)
         if other is not None:
             return "Wrong", f"answer gives the question's value to {scene.entities[other].name}"
@@ -338,7 +338,8 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
                     and (a_ev := _date_event(ans, a, lang, near=True)) is not None and a_ev != k_ev \
                     and not _names_event(ans, a, k_ev, lang):
                 elsewhere = True  # the keypoint's date said as another event's ("DATE作出判决" for "DATE开庭审理")
-                if _same_course(k_ev, a_ev):
+                if _same_course(k_ev, a_ev) and not (lang == "en" and {k_ev, a_ev} == {"detention", "arrest"}):
+                    # (in English an arrest is often the taking into custody itself)
                     as_event[id(k)] = (a, a_ev, k_ev)
             elif _other_period(kt, k, values, a, scene, live):
                 elsewhere = True  # "2018年营业收入为X，上年同期为Y": X is this year's, not "上年同期营业收入为X"
@@ -553,10 +554,12 @@ _P_NOT_REACHED = {"en": re.compile(r"(?:\bnot|\bnever|n't)\s+(?:yet\s+)?(?:turn|
 
 # a value said not to be the keypoint's: a strong negation right before it in its clause (并未在DATE出院, 并非由X提起,
 # "was not held on DATE") or right after it (DATE并不是…的时间)
-_P_NEGATED_BEFORE = {"zh": re.compile(r"(?:并非|并不是|不是|并未|并没有|未曾|未在|未于|没有在)[^，。；;,\d]{0,6}$"),
-                     "en": re.compile(r"\b(?:not|never)\s+(?:on|in|at|from|by|until|before|after)?\s*(?:the\s+)?$", re.I)}
-_P_NEGATED_AFTER = {"zh": re.compile(r"^[^，。；;,\d]{0,4}?(?:并不是|并非|不是)"),
-                    "en": re.compile(r"^\s*(?:was|is)\s+not\s+(?:the|when|a|an|his|her|its|their)\b", re.I)}
+_P_NEGATED_BEFORE = {"zh": re.compile(r"(?:并非|并不是|并未|并没有|未曾|未在|未于|没有在)[^，。；;,\d]{0,6}$"),
+                     "en": re.compile(r"\b(?:not|never)\s+(?:on|in|at|from|by)?\s*(?:the\s+)?$", re.I)}
+_P_NEGATED_AFTER = {"zh": re.compile(r"^[^，。；;,\d]{0,4}?(?:并不是|并非)"),
+                    "en": re.compile(r"^\s*(?:was|is)\s+not\s+(?:the\s+(?:date|day|time)|when)\b", re.I)}
+# (a deadline, "未于DATE前", is no denial of the date; "not until DATE" affirms it)
+_P_DEADLINE_AFTER = re.compile(r"^\s*(?:之?前|以前|之?后|以后)")
 
 
 def _value_negated(t: _Text, v: Value) -> bool:
@@ -566,6 +569,7 @@ def _value_negated(t: _Text, v: Value) -> bool:
         if end <= w.span[0] <= end + 1:
             end = w.span[1]  # a date and its time of day (2020年8月28日20时50分许并不是…)
     return (_P_NEGATED_BEFORE[lang].search(t.text[max(0, v.span[0] - 12):v.span[0]]) is not None
+            and not _P_DEADLINE_AFTER.match(t.text[end:end + 4])
             or _P_NEGATED_AFTER[lang].search(t.text[end:end + 12]) is not None)
 
 
@@ -1304,8 +1308,11 @@ def _judge_words(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[Ke
         if not clauses:
             continue
         named = {i for p, _, i in scene.mentions if any(c.span[0] <= p < c.span[1] for c in clauses)}
-        # a sentence that names no one goes on about the party of the sentence before ("X is 70. He lives in Y.")
-        named, before = named or before, named or before
+        # a sentence that names no one goes on about the keypoint's party when the sentence before named it
+        # ("X is 70. He lives in Y.")
+        if not named and before & set(kp_parties):
+            named = before
+        before = named or before
         if kp_parties and named and not named & set(kp_parties):
             continue  # a sentence about someone else (a party named only where it declines is not its subject)
         text = " ".join(c.text for c in clauses)

@@ -80,6 +80,9 @@ _ZH_AFTER_NAME = ("的|于|为|因|更|较|作案|入院|出院|住院|被|系|�
                   "复诊|收缩压|血压|等|律师|持股|年龄|刑期|将|已|所|之|无|有|未|不|一案|案|则|就|也|都|又|还|即|便|亦|仍|"
                   "提起|出庭|到庭|接受|判处|涉嫌|构成|签署|供述|认罪|上诉|实施|入住|就诊|手术|负责|主刀|虽|但|却|受贿|收受|贪污|挪用|"
                   "接替|继任|出任|盗窃|诈骗|抢劫|驾驶|醉酒|\\d|$")
+_ZH_COPULAS = ("的是", "的为", "则是", "则为", "就是")
+# characters no given name holds after the surname: function words (曾因盗窃 is "once, for theft")
+_ZH_NOT_IN_NAME = set("因于被在将已曾又也都还就便仍亦即及和与的了是为其该此")
 _P_ZH_PERSON = re.compile(
     rf"(?:(?:{_ZH_ROLES})(?:为|是|系)?|(?:聘任|聘请|任命|委任|接替|提名|选举|选任)|^|(?<=[，。；：、（(“\s和与及中由])|(?<=的是)|(?<=的为)|(?<=则是)|(?<=则为)|(?<=就是))"
     rf"([{_SURNAMES}][\u4e00-\u9fff]{{1,2}}?)(?={_ZH_AFTER_NAME})")
@@ -187,7 +190,10 @@ def _entities(text: str, language: str, taken: bytearray) -> list[_Entity]:
         plain = _P_ZH_NOT_A_NAME.sub(lambda m: "　" * len(m[0]), text)  # 中华人民共和国 holds no 华人民
         for m in _P_ZH_PERSON.finditer(plain):
             common = 5000 if m.start(1) > m.start() else 500  # (after a role word, 被告人王俊: a name, though a word)
-            if freq.get(m[1], 0) <= common and not any(k in m[1] for k in _KIN_ZH):  # 时间, 其中, 高于: words; 母亲: kin
+            if plain[max(0, m.start(1) - 2):m.start(1)] in _ZH_COPULAS:
+                common = 0  # (after 的是, only a word jieba does not know: 毛利率 is a word)
+            if freq.get(m[1], 0) <= common and not any(k in m[1] for k in _KIN_ZH) \
+                    and not any(c in _ZH_NOT_IN_NAME for c in m[1][1:]):  # 时间, 其中, 高于: words; 母亲: kin; 曾因: words
                 out.append(_entity_zh(m[1], False))
     else:
         for m in _P_CAPSEQ.finditer(text):

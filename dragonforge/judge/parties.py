@@ -13,7 +13,7 @@ from dragonforge.judge.analysis import _clause_of, _context_span, _sentence_inde
 from dragonforge.judge.entities import _org_kind, _party_kind
 from dragonforge.judge.labels import COVERAGE_RELEVANT, Label
 from dragonforge.judge.polarity import _P_NOT_SAID, _comparatives
-from dragonforge.judge.scene import _DEAL_OF, _NO_CLAUSE, _Scene, _Sibling, _unnamed
+from dragonforge.judge.scene import _DEAL_OF, _NO_CLAUSE, _elliptical, _Scene, _Sibling, _unnamed
 from dragonforge.judge.values import Value, _conflicts, _same_value
 from dragonforge.judge.words import _coverage, _frame_tokens, _share, _stem, _word_spans
 
@@ -242,8 +242,8 @@ def _swapped_clause(kt: _Text, scene: _Scene) -> str | None:
     clause of the keypoint that names one party is looked for in the answer's clauses that name one party
     ("A was convicted of X" against "B was convicted of X, and A of Y"; 向丹诊断为X against 孙雷被诊断为X)."""
     lang, ans = scene.language, scene.answer
-    single: list[tuple[int, int, set[str], list[Value]]] = []  # the answer's clauses that name one party: (party,
-    # sentence, words, values)
+    single: list[tuple[int, int, set[str], list[Value], set[str]]] = []  # the answer's clauses that name one party:
+    # (party, sentence, words, values, the words before its first preposition: its verb)
     for c in ans.clauses:
         if c.refusal:
             continue
@@ -251,9 +251,11 @@ def _swapped_clause(kt: _Text, scene: _Scene) -> str | None:
         if len(named) == 1:
             words = {s for s, _ in _frame_tokens(_unnamed(scene, ans.masked[c.span[0]:c.span[1]]), lang)}
             said = [v for v in ans.values if c.span[0] <= v.span[0] < c.span[1]]
-            if lang == "en" and single and single[-1][1] == c.sentence and _P_ELLIPSIS_EN.match(scene.blank(c.text)):
-                words = words | single[-1][2]  # "A is based in X, and B in Y": B's clause has A's verb
-            single.append((next(iter(named)), c.sentence, words, said))
+            if lang == "en" and single and single[-1][1] == c.sentence and _elliptical(scene.blank(c.text)):
+                words = words | single[-1][4]  # "A is based in X, and B in Y": B's clause has A's verb
+            verb = {s for s, _ in _frame_tokens(_unnamed(scene, re.split(r"\b(?:in|at|on|to|for|of|with|by)\b",
+                                                                     ans.masked[c.span[0]:c.span[1]])[0]), lang)}
+            single.append((next(iter(named)), c.sentence, words, said, verb))
     if len(single) < 2:
         return None
     counterparts = {i for a, _, i in scene.mentions if _P_COUNTERPARTY.search(ans.text[max(0, a - 40):a])}
@@ -265,11 +267,11 @@ def _swapped_clause(kt: _Text, scene: _Scene) -> str | None:
         want = {s for s, _ in _frame_tokens(_unnamed(scene, kt.masked[kc.span[0]:kc.span[1]]), lang)}
         if len(want) < 2:
             continue
-        own = [(si, w) for p, si, w, _ in single if p == mine]
+        own = [(si, w) for p, si, w, _, _ in single if p == mine]
         if not own or any(want <= w for _, w in own):
             continue  # the answer says nothing of this party alone, or says the keypoint's clause of it
         values = [v for v in kt.values if kc.span[0] <= v.span[0] < kc.span[1]]
-        if any(_same_value(k, a) for k in values for p, _, _, said in single if p == mine for a in said):
+        if any(_same_value(k, a) for k in values for p, _, _, said, _ in single if p == mine for a in said):
             continue  # the keypoint's value is said of its party, in other words
         if values and all(any(_same_value(k, a) and mine in scene.parties(a.span[0]) for a in ans.values)
                           for k in values):
@@ -278,7 +280,7 @@ def _swapped_clause(kt: _Text, scene: _Scene) -> str | None:
         lacking = want - set().union(*(w for _, w in own)) - scene.premise
         if not lacking:
             continue
-        for p, si, words, _ in single:
+        for p, si, words, _, _ in single:
             if p in counterparts or any(p in sib.parties and lacking <= _frame_set(scene, sib.text)
                                         for sib in scene.keypoints if sib.text is not kt):
                 continue  # a counterparty ("litigation with C"), or what another keypoint says of that party
@@ -288,8 +290,6 @@ def _swapped_clause(kt: _Text, scene: _Scene) -> str | None:
     return None
 
 
-# a clause that leaves out its verb, the one before's: a party's name (blanked), then a preposition or a value
-_P_ELLIPSIS_EN = re.compile(r"^\s*(?:and|while|whereas|but)?\s+(?:'s\s+)?(?:in|at|on|to|for|of|with|by)\s", re.I)
 # a party named after one of these is the other side of the clause's act, not whom it is about
 _P_COUNTERPARTY = re.compile(r"(?:\b(?:with|against|versus|vs\.?|by)|与|和|同|向|跟)\s*(?:the\s+)?$|" + _DEAL_OF, re.I)
 

@@ -309,9 +309,11 @@ def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | Non
         topic_words = {kp[0]} if len(kp[0]) >= 2 and len(kp) <= 3 else set()  # (a short keypoint's first word)
         if lang == "zh" and any(w.endswith("术") for w in kp):
             topic_words.add("手术")
-        if lang == "en" and any(_P_PROCEDURE_EN.search(w) for w in re.findall(r"[a-z]+", body.lower())):
-            topic_words |= {_stem("operation"), _stem("surgery")}  # "had no operation" for "underwent X-ectomy"
+        procedure = lang == "en" and any(_P_PROCEDURE_EN.search(w) for w in re.findall(r"[a-z]+", body.lower()))
         for c, text, toks in clauses:
+            if procedure and _P_NO_OPERATION_EN.search(text) and not _P_NOT_SAID.search(text):
+                flips.append(c.text.strip())  # "had no operation during this stay" for "underwent X-ectomy"
+                break
             found = {w for w in topic_words if w in toks}
             if found and not _P_NOT_SAID.search(text) and _negated_near(text, found, lang, strict=True) \
                     and not _denies_another_keypoint(scene, kt, text, set(kp)):
@@ -326,9 +328,9 @@ def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | Non
 # a value said not to exist: a negation a few words before the value's label ("no training hours", 未收取任何对价,
 # "none of whom is independent"), or "was zero/nil" after it
 _P_NONE_BEFORE_EN = re.compile(r"\b(?:no|none|zero|nil|without|never)\b(?:\W+\w+){0,3}\W*$", re.I)
-_P_NONE_AFTER_EN = re.compile(r"^(?:\W+\w+){0,4}?\W+(?:was|were|is|are|stood at|came to)\s+(?:zero|nil|none|(?<![\d.])0)\b",
+_P_NONE_AFTER_EN = re.compile(r"^(?:\W+\w+){0,4}?\W+(?:was|were|is|are|stood at|came to)\s+(?:zero|nil|none|(?<![\d.])0(?![.\d]))\b",
                               re.I)
-_P_NONE_BEFORE_ZH = re.compile(r"(?:没有|未|并无|并未|无(?![锡期创菌偿息限机线力故])|不存在)[^，。；;,\d]{0,4}$")
+_P_NONE_BEFORE_ZH = re.compile(r"(?:没有|未(?!来|成年|婚)|并无|并未|无(?![锡期创菌偿息限机线力故形])|不存在)[^，。；;,\d]{0,4}$")
 _P_NONE_AFTER_ZH = re.compile(r"^[^，。；;,\d]{0,4}?(?:为|是)?(?:零|(?<![\d.])0|空白)(?![.\d])")
 
 
@@ -359,7 +361,7 @@ def _value_said_none(scene: _Scene, words: tuple[str, ...], mine: set[int]) -> s
 
 
 def _denies_another_keypoint(scene: _Scene, kt: _Text, text: str, kp_words: set[str]) -> bool:
-    """Does a clause deny more of another keypoint's words than of this one's (all it denies past this keypoint's
+    """Does a clause deny as much of another keypoint's words as of this one's (all it denies past this keypoint's
     words being the other's)?"""
     lang = scene.language
     m = (_P_NEGATION_ZH if lang == "zh" else _P_NEGATION_EN).search(text)
@@ -370,10 +372,14 @@ def _denies_another_keypoint(scene: _Scene, kt: _Text, text: str, kp_words: set[
     if not theirs:
         return False
     return any(theirs <= {w for w, _ in _frame_tokens(_unnamed(scene, sib.text.masked), lang)}
-               and len(theirs) > len(denied & kp_words) for sib in scene.others(kt))
+               and len(theirs) >= len(denied & kp_words) for sib in scene.others(kt))
 
 
 _P_PROCEDURE_EN = re.compile(r"(?:ectomy|otomy|ostomy|plasty|pexy|rrhaphy)$|^(?:surgery|operation)$")
+# no operation at all (not "no further surgery", not "no operation on the liver")
+_P_NO_OPERATION_EN = re.compile(r"\b(?:no|never had an?|did not have an?|didn't have an?|did not undergo an?|"
+                                r"didn't undergo an?|without an?)\s+(?:operation|surgery|surgical procedure)\b"
+                                r"(?!\s+(?:on|to|of|for|was needed|was required)\b)", re.I)
 
 
 _P_RULED_OUT_ZH = re.compile(r"(?:已|均|并|予以|可以|基本)?(?:排除|除外)(?:了)?")

@@ -292,6 +292,20 @@ def _blank_names(text: str, aliases: list[str]) -> str:
     return out if out is not None else text
 
 
+# a clause that leaves out its verb, the one before's ("…, and B in Y"): a conjunction, the party's name (blanked),
+# then a preposition and a few words with no verb of their own; not a linking phrase ("and B in turn appointed …")
+_P_ELLIPTICAL_EN = re.compile(r"^\s*(?:and|while|whereas|but)\s+(?:'s\s+)?(?:in|at|on|to|for|of|with|by)\s+(.{1,60})$",
+                              re.I)
+_P_NOT_ELLIPTICAL_EN = re.compile(r"^(?:turn|contrast|addition|comparison|(?:her|his|its|their) part|the other hand)\b|"
+                                  r"\b(?:was|is|were|are|has|had|have|been|did|does)\b|\b[a-z]+ed\b", re.I)
+
+
+def _elliptical(clause: str) -> bool:
+    """Does an English clause (names blanked) leave out its verb, taking the one of the clause before it?"""
+    m = _P_ELLIPTICAL_EN.match(clause.strip())
+    return m is not None and not _P_NOT_ELLIPTICAL_EN.search(m[1])
+
+
 def _unnamed(scene: _Scene, text: str) -> str:
     """``text`` with every party's name blanked, its case kept (a proper name is a kind of word)."""
     key = ("unnamed", text)

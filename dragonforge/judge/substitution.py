@@ -10,11 +10,11 @@ import difflib
 import re
 from functools import lru_cache
 
-from dragonforge.judge.analysis import _P_REFUSAL_EN_ANYWHERE, _P_REFUSAL_ZH, _analyse, _sentence, _Text
+from dragonforge.judge.analysis import _P_REFUSAL_EN_ANYWHERE, _P_REFUSAL_ZH, _analyse, _Clause, _sentence, _Text
 from dragonforge.judge.entities import _Entity, _org_kind, _party_kind
 from dragonforge.judge.parties import _answer_roles
-from dragonforge.judge.scene import _Scene, _unnamed
-from dragonforge.judge.values import _CN_DIGITS, _MONTH_RE, _same_value
+from dragonforge.judge.scene import _elliptical, _Scene, _unnamed
+from dragonforge.judge.values import _CN_DIGITS, _MONTH_RE, Value, _same_value
 from dragonforge.judge.words import (
     _P_CJK,
     _STOP_EN,
@@ -502,8 +502,8 @@ _KIN = ("father|父亲", "mother|母亲", "brother|哥哥|弟弟", "sister|姐�
         "wife|妻子")
 # the kinds of a company's major event, as its annual report discloses them: said on the keypoint's event only, in a
 # clause that gives its date, as an answer lists other events of the year too (_NEEDS_ANCHOR)
-_EVENT_KINDS = ("acquisition|acquired|acquiring|收购|并购", "asset restructuring|restructuring|资产重组|重组",
-                "strategic partnership|strategic cooperation|战略合作", "financing|placement|bond issue|loan|融资|募资|募集资金|定向增发|非公开发行|发行债券|贷款",
+_EVENT_KINDS = ("acquisition|acquired|acquiring|bought|purchased|purchase of|收购|并购|购买", "asset restructuring|restructuring|资产重组|重组",
+                "strategic partnership|strategic cooperation|战略合作", "financing|raised|raising|placement|bond issue|loan|融资|募资|募集资金|定向增发|非公开发行|发行债券|贷款",
                 "litigation|lawsuit|诉讼", "new product launch|product launch|新产品发布|发布新产品|新品发布",
                 "major contract|重大合同", "share buyback|share repurchase|buyback|股份回购|回购股份")
 CLOSED_CLASSES: tuple[tuple[str, ...], ...] = (
@@ -521,7 +521,7 @@ CLOSED_CLASSES: tuple[tuple[str, ...], ...] = (
      "money laundering", "illegal business operation", "illegal possession of drugs|drug possession",
      "transporting drugs|drug transportation"),
     # the same offences named by their acts in Chinese (李鑫诈骗他人财物 for 被盗财物; charges with 罪 share that head)
-    ("盗窃|被盗|偷窃|窃取", "抢劫|被抢", "诈骗|骗取|被骗", "抢夺", "敲诈勒索", "贪污", "受贿|收受贿赂", "行贿", "职务侵占",
+    ("盗窃|被盗|偷窃|窃取", "抢劫|被抢", "诈骗|骗取|被骗", "抢夺", "敲诈勒索", "贪污", "受贿|收受贿赂|收受", "行贿", "职务侵占",
      "挪用"),
     ("intravenous|intravenously|intravenous infusion|静脉给药|静脉滴注|静脉注射|静滴|静注|静脉输注|经静脉",
      "oral|orally|by mouth|口服", "intramuscular|intramuscularly|肌内注射|肌肉注射|肌注",
@@ -552,6 +552,13 @@ CLOSED_CLASSES: tuple[tuple[str, ...], ...] = (
     # the grades of an amount the criminal law weighs (数额较大 / 巨大 / 特别巨大)
     ("数额较大|relatively large", "数额巨大|huge amount|a huge amount", "数额特别巨大|especially huge|particularly huge"),
 )
+
+
+def _opens_clause(ans: _Text, v: Value, c: _Clause) -> bool:
+    """Is value ``v`` a clause of its own that opens the clause ``c`` follows ("2021年5月12日，公司回购股份")?"""
+    before = [d for d in ans.clauses if d.sentence == c.sentence and d.span[1] <= c.span[0]]
+    return bool(before) and before[-1].span[0] <= v.span[0] < before[-1].span[1] and \
+        len(before[-1].text.strip(" ，,")) <= len(v.text) + 2
 
 
 def _closed_class_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
@@ -605,7 +612,7 @@ def _closed_class_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str |
                 continue  # (the father's hypertension says nothing of the mother's heart disease)
             if members in _NEEDS_ANCHOR and not any(
                     _same_value(k, v) for k in kt.values if k.kind == "date" for v in ans.values
-                    if c.span[0] <= v.span[0] < c.span[1]):
+                    if c.span[0] <= v.span[0] < c.span[1] or _opens_clause(ans, v, c)):
                 continue  # (another event of the year, in a clause without the keypoint's date, is no answer for it)
             theirs = [m for m in members if m != ours[0] and _has_member(clause, m, lang)
                       and not (any(f in o for f in _forms(m, lang) for o in _forms(ours[0], lang))
@@ -621,16 +628,18 @@ def _closed_class_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str |
 _KIND_HEADS_ZH = (("合同", "协议", "协定", "契约"), ("纠纷", "争议", "诉讼", "案件"), ("行业", "产业"))
 _ZH_KIND_HEADS = frozenset(h for hs in _KIND_HEADS_ZH for h in hs)
 _KIND_HEADS_EN = (("contract", "agreement"), ("dispute", "lawsuit", "suit", "litigation", "case"), ("industry", "sector"))
-_LABELLED = 2  # the group whose head may label its kind: an industry
-# a kind said after its head ("所属行业为交通运输与物流", "its industry is retail")
+_LABELLED = _KIND_HEADS_ZH.index(("行业", "产业"))  # the group whose head may label its kind (所属行业为X)
+# a Chinese kind said after its head ("所属行业为交通运输与物流")
 _P_ZH_KIND_AFTER = re.compile(r"\s*(?:为|是|属于|：|:)\s*([\u4e00-\u9fff与和及、]{2,16})")
-_P_EN_KIND_AFTER = re.compile(r"\s+(?:is|was|:)\s+(?:the\s+)?([a-z][a-z ,&-]{1,40})")
+# a Chinese kind's modifiers that place or rank it without naming it (民事诉讼, 刑事案件)
+_LABELLED_EN = _KIND_HEADS_EN.index(("industry", "sector"))
+_GENERIC_KIND_ZH = frozenset({"民事", "刑事", "行政", "商事", "一审", "二审", "相关", "该起", "本案"})
 _EN_KIND_HEADS = frozenset(h for hs in _KIND_HEADS_EN for h in hs)
 # modifiers that place or rank a dispute or a contract without naming its kind (a civil case, a pending suit)
 _GENERIC_KIND_EN = frozenset(_stem(w) for w in (
     "civil", "criminal", "administrative", "commercial", "legal", "court", "pending", "ongoing", "related", "same",
     "other", "first", "second", "instance", "appeal", "appellate", "this", "that", "such", "one", "two", "multi-year",
-    "year", "signed", "written", "formal", "binding", "framework", "relevant")) | _GENERIC_STEMS
+    "year", "signed", "written", "formal", "binding", "framework", "relevant", "whole", "entire", "same")) | _GENERIC_STEMS
 # words a Chinese kind's modifier cannot run back over (the verb or copula before it: 签订的是X合同, 涉及X纠纷)
 _ZH_BEFORE_KIND = frozenset({"签订", "签署", "订立", "达成", "涉及", "属于", "构成", "系", "为", "是", "签约", "订", "一起",
                              "一份", "一项", "这起", "这是", "该项", "该起", "一宗", "进入", "提起", "发生", "出现",
@@ -664,7 +673,8 @@ def _kinds(text: str, language: str) -> list[tuple[int, frozenset[str], int, str
                     if not mod and after:
                         mod = [w for w in _jieba().lcut(after[1]) if w not in _STOP_ZH and w not in "与和及、"]
                         shown = after[1]
-                    mod = [w for w in mod if w not in _GENERIC_MODIFIERS_ZH and not re.search(r"\d|年|月|日", w)]
+                    mod = [w for w in mod if w not in _GENERIC_MODIFIERS_ZH and w not in _GENERIC_KIND_ZH and len(w) >= 2
+                           and not re.search(r"\d|年|月|日", w)]
                     mod = [w for w in mod if w not in _ZH_KIND_HEADS] or mod  # (买卖 of 买卖合同纠纷 says its kind)
                     out.append((g, frozenset(mod), m.start(), shown))
         return out
@@ -672,17 +682,15 @@ def _kinds(text: str, language: str) -> list[tuple[int, frozenset[str], int, str
         words = [(w.group(), piece.start() + w.start()) for w in re.finditer(r"[a-z][a-z'-]*|\d[\d.,]*", piece.group())]
         for n, (w, at) in enumerate(words):
             group = next((g for g, heads in enumerate(_KIND_HEADS_EN) if w.rstrip("s") in heads or w in heads), None)
-            if group is None:
-                continue
+            if group is None or (w == "suit" and n and words[n - 1][0].startswith("follow")):
+                continue  # ("followed suit" is no lawsuit)
             lead: list[str] = []
             for prev, _ in reversed(words[max(0, n - 4):n]):
                 if prev in _NOT_A_MODIFIER_EN or len(prev) < 2 or not prev[0].isalpha() \
                         or prev.rstrip("s") in _KIND_HEADS_EN[group]:
                     break
                 lead.append(prev)
-            after = _P_EN_KIND_AFTER.match(piece.group(), at - piece.start() + len(w)) if group == _LABELLED else None
-            if not lead and after:
-                lead = [x for x in after[1].split() if x not in _NOT_A_MODIFIER_EN][::-1]
+            lead = [m for m in lead if not re.fullmatch(r"[\w]+-(?:year|month|week|day)s?", m)]  # (a five-year lease)
             kind = frozenset(_stem(m) for m in lead) - _GENERIC_KIND_EN  # (a contract dispute; a supply contract dispute)
             out.append((group, frozenset(_stem(m) for m in lead if m.rstrip("s") not in _EN_KIND_HEADS) - _GENERIC_KIND_EN
                         or kind, at,
@@ -716,9 +724,12 @@ def _kind_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
     anchors = [v for s in scene.keypoints for v in s.values] + list(scene.premise_values)
     query_parties = {i for s in scene.keypoints for i in s.parties}
     for g, mod, kp_shown in ours:
-        if sum(w in said for w in mod) * 2 >= len(mod):
-            continue  # the answer says the keypoint's kind (or most of it)
-        theirs = [(m, si, shown) for m, si, shown in found.get(g, []) if any(w not in kp_words for w in m)]
+        if sum(w in said or (lang == "zh" and w.rstrip("业类") in said) for w in mod) * 2 >= len(mod):
+            continue  # the answer says the keypoint's kind (or most of it: 制造 of 制造业)
+        # another kind: a modifier word the keypoint lacks (in English two, as one word may be a synonym: an
+        # employment contract is a labour contract)
+        least = 2 if lang == "en" and g != _LABELLED_EN else 1
+        theirs = [(m, si, shown) for m, si, shown in found.get(g, []) if sum(w not in kp_words for w in m) >= least]
         kinds_named = {m for m, _, _ in found.get(g, [])}
         for _, si, shown in theirs:
             a, b = ans.sentences[si]
@@ -872,20 +883,22 @@ def _drug_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
 
 # a drug said not to be given: the negation, then at most a verb of giving (未使用X, 并未给予X, "was not given X",
 # "never received X", "without X")
-_P_DRUG_NOT_GIVEN_ZH = re.compile(r"(?:未|没有|并未|未曾|不再|并没有|无需|不需|无须|不必|停用|停止使用)(?:再|曾)?"
+_P_DRUG_NOT_GIVEN_ZH = re.compile(r"(?:未|没有|并未|未曾|并没有|无需|不需|无须|不必)(?:再|曾)?"
                                   r"(?:使用|给予|予以|予|服用|应用|用|加用|静滴|静脉滴注|口服|注射|开具|处方)?(?:了|过)?$")
 _P_DRUG_NOT_GIVEN_EN = re.compile(r"(?:not|never|no|without|nor)\s+(?:(?:been|be|being|receive|received|receiving|given|"
                                   r"giving|prescribed|started|start|on|taking|take|use|used|using|any|treated|with)\s+){0,3}$")
-_P_KP_NEGATED = re.compile(r"未|没有|不|否认|无|\b(?:not|no|never|without|denied)\b", re.I)
+# a negation before a drug in the keypoint itself (未使用华法林, "not given warfarin")
+_P_KP_NEGATED = re.compile(r"(?:未|没有|不|否认|无|\b(?:not|no|never|without|denied))[^，。；,;.]{0,8}$", re.I)
 
 
 def _drug_denied(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
     """The keypoint says a drug was given; a clause about its party says it was not (未使用甲泼尼龙, "was never given
     metoprolol"), and the answer gives that drug nowhere else."""
     lang, ans = scene.language, scene.answer
-    if _P_KP_NEGATED.search(kt.masked):
-        return None  # (a keypoint that itself denies a drug is polarity's to judge)
-    ours = _drugs(kt.text, lang)
+    low_kp = kt.text if lang == "zh" else kt.text.lower()
+    ours = {d for d in _drugs(kt.text, lang) if not any(
+        _P_KP_NEGATED.search(low_kp[:m.start()]) for m in re.finditer(re.escape(d), low_kp))}
+    # (a drug the keypoint itself denies is polarity's to judge)
     if not ours:
         return None
     pattern = _P_DRUG_NOT_GIVEN_ZH if lang == "zh" else _P_DRUG_NOT_GIVEN_EN
@@ -1165,7 +1178,7 @@ def _place_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[Key
         names = {a for e in scene.entities for a in e.aliases}
         for c in clauses:
             stems = {_stem(w) for w in re.findall(r"[A-Za-z]+", c.text)}
-            if not any(f & stems for f in kinds) and _P_ELLIPTICAL_EN.match(scene.blank(c.text)):
+            if not any(f & stems for f in kinds) and _elliptical(scene.blank(c.text)):
                 # "…, and B in Y": the verb is the clause before's, in its sentence
                 stems = {_stem(w) for w in re.findall(r"[A-Za-z]+", ans.text[ans.sentences[c.sentence][0]:c.span[0]])}
             if not any(f & stems for f in kinds):
@@ -1179,8 +1192,7 @@ def _place_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[Key
 
 
 _P_PROVINCE = re.compile(r"[\u4e00-\u9fff]{2,8}?(?:省|自治区)")
-# a clause that leaves out its verb: a party's name (blanked) and then its place ("and B in Y", "while B's in Y")
-_P_ELLIPTICAL_EN = re.compile(r"^\s*(?:and|while|whereas|but)?\s+(?:'s\s+)?(?:is\s+|was\s+)?in\s+[A-Z]", re.I)
+
 
 
 def _zh_frame(lead: str) -> list[str]:
