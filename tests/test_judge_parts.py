@@ -2339,3 +2339,12 @@ def test_second_review_cases_stay_as_people_read_them():
         ["Relevant", "Wrong"]
     # a Chinese event after a clause that holds only its date
     assert label("2021年5月12日，公司发行债券融资。", "2021年5月12日，公司回购股份。", "zh") == "Wrong"
+
+
+def test_an_allergy_denied():
+    kp = "过敏史：有磺胺类药物过敏史，表现为荨麻疹。"
+    assert label("范云，63岁，退休干部；否认药物及食物过敏史。", kp, "zh") == "Wrong"
+    assert label("范云有磺胺类药物过敏史，表现为荨麻疹，否认食物过敏史。", kp, "zh") == "Relevant"
+    kp = "She has an allergy to pollen, with seasonal sneezing."
+    assert label("She is 77 and has no known drug allergies.", kp, "en") == "Wrong"
+    assert label("否认药物过敏史。", "否认药物过敏史。", "zh") != "Wrong"

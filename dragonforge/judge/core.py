@@ -60,6 +60,7 @@ from dragonforge.judge.parties import (
     _under_other_label,
 )
 from dragonforge.judge.polarity import (
+    _allergy_denied,
     _comparatives,
     _direction,
     _direction_clash,
@@ -217,7 +218,8 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
             or _place_swap(kt, scene, kp_parties, facts) or _role_denied(kt, scene, kp_parties) \
             or _term_ruled_out(kt, scene, kp_parties) or _category_after_is_a(kt, scene, kp_parties, facts) \
             or _prior_record_denied(kt, scene, kp_parties) or _field_label_swap(kt, scene, kp_parties, facts) \
-            or _lead_swap(kt, scene) or _kind_swap(kt, scene, kp_parties) or _drug_denied(kt, scene, kp_parties)
+            or _lead_swap(kt, scene) or _kind_swap(kt, scene, kp_parties) or _drug_denied(kt, scene, kp_parties) \
+            or _allergy_denied(kt, scene, kp_parties)
         if swapped:
             return "Wrong", swapped
     absent = [i for i in named_by_facts if not scene.mentioned(i)

@@ -360,6 +360,31 @@ def _value_said_none(scene: _Scene, words: tuple[str, ...], mine: set[int]) -> s
     return None
 
 
+# an allergy the keypoint states, and the answer's denial of any ("否认药物及食物过敏史", "no known drug allergies")
+_P_ALLERGY_KP = {"zh": re.compile(r"过敏史|过敏"), "en": re.compile(r"\ballerg(?:y|ic|ies)\b", re.I)}
+_P_ALLERGY_DENIED = {"zh": re.compile(r"(?:否认|无|没有|未见|并无)[^，。；;]{0,10}过敏史|(?:对[^，。；;]{0,10})?(?:均|都)?不过敏"),
+                     "en": re.compile(r"\b(?:no|denies|denied|without)\s+(?:known\s+|any\s+)?(?:drug\s+|food\s+|medication\s+)?"
+                                      r"(?:or\s+(?:drug|food)\s+)?allerg(?:y|ies)\b|\bnkda\b|\bnot allergic\b", re.I)}
+
+
+def _allergy_denied(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
+    """The keypoint states an allergy (有磺胺类药物过敏史, "an allergy to pollen"); a clause about its party denies any
+    ("否认药物及食物过敏史", "no known drug allergies"), and the answer affirms no allergy."""
+    lang = scene.language
+    kp = kt.text if lang == "zh" else kt.text.lower()
+    if not _P_ALLERGY_KP[lang].search(kp) or _P_ALLERGY_DENIED[lang].search(kp):
+        return None
+    if lang == "zh" and re.search(r"(?:否认|无|没有)[^，。；]{0,10}过敏", kp):
+        return None  # (the keypoint itself denies one)
+    for c in scene.clauses_about(set(kp_parties)):
+        text = c.text if lang == "zh" else c.text.lower()
+        if _P_ALLERGY_DENIED[lang].search(text) and not _P_NOT_SAID.search(c.text):
+            rest = _P_ALLERGY_DENIED[lang].sub(" ", scene.blank(scene.answer.text))
+            if not _P_ALLERGY_KP[lang].search(rest):  # (no allergy said elsewhere: "无食物过敏，有青霉素过敏史")
+                return f"answer denies the allergy: {c.text.strip()[:60]}"
+    return None
+
+
 def _denies_another_keypoint(scene: _Scene, kt: _Text, text: str, kp_words: set[str]) -> bool:
     """Does a clause deny as much of another keypoint's words as of this one's (all it denies past this keypoint's
     words being the other's)?"""
