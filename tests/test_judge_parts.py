@@ -2348,3 +2348,9 @@ def test_an_allergy_denied():
     kp = "She has an allergy to pollen, with seasonal sneezing."
     assert label("She is 77 and has no known drug allergies.", kp, "en") == "Wrong"
     assert label("否认药物过敏史。", "否认药物过敏史。", "zh") != "Wrong"
+
+
+def test_a_strong_chinese_denial_of_part_of_a_keypoint():
+    kp = "公司主营业务为住宅及商业地产开发、物业管理和租赁经营。"
+    assert label("信锦地产属于房地产行业，但公司并不从事住宅及商业地产开发，主营业务仅为物业管理和租赁经营。", kp, "zh") == "Wrong"
+    assert label("公司主营住宅及商业地产开发，并不从事建筑施工，另有物业管理和租赁经营。", kp, "zh") != "Wrong"

@@ -277,6 +277,13 @@ def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | Non
             if any(w in toks and len(w) >= 4 and _negated_near(text, {w}, lang, strict=True) for w in kp) \
                     and not _denies_another_keypoint(scene, kt, text, set(kp)):
                 return f"answer denies what keypoint states: {c.text.strip()[:60]}"  # "alert but not flushed"
+            strong = _P_STRONG_NOT_ZH.search(text) if lang == "zh" else None
+            if strong:  # 并不从事X: a strong negation over two of the keypoint's words in a row
+                said = [s for s, _ in _frame_tokens(_unnamed(scene, text[strong.end():strong.end() + 16]), lang)]
+                if any(a in kp and b in kp and len(a) >= 2 and len(b) >= 2 for a, b in zip(said[:3], said[1:4],
+                                                                                            strict=False)) \
+                        and not _denies_another_keypoint(scene, kt, text, set(kp)):
+                    return f"answer denies what keypoint states: {c.text.strip()[:60]}"
     # a clause that says all of a keypoint of two or more words speaks for it over one that says only its head
     # ("董事会由9名董事组成，但其中没有独立董事" for "其中独立董事3名")
     whole = [x for x in clauses if len(kp) >= 2 and all(w in x[2] for w in kp)]
@@ -526,6 +533,8 @@ def _negated_near(text: str, topic: set[str], language: str, strict: bool = Fals
     return False
 
 
+# the negations that deny a statement, not a finding (并不从事X, 并非由X提起): 无/没有/未 deny findings too often
+_P_STRONG_NOT_ZH = re.compile(r"并不|并未|并非|并没有|不是")
 # a negation, then a verb that takes a place by 于/在 (or 在 alone): what follows is the place denied
 _P_NOT_AT_ZH = re.compile(r"(?:并非|并不|不是|没有|并没有|未|不)(?:[\u4e00-\u9fff]{0,3}?[于在]|在)$")
 
