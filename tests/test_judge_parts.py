@@ -2354,3 +2354,13 @@ def test_a_strong_chinese_denial_of_part_of_a_keypoint():
     kp = "公司主营业务为住宅及商业地产开发、物业管理和租赁经营。"
     assert label("信锦地产属于房地产行业，但公司并不从事住宅及商业地产开发，主营业务仅为物业管理和租赁经营。", kp, "zh") == "Wrong"
     assert label("公司主营住宅及商业地产开发，并不从事建筑施工，另有物业管理和租赁经营。", kp, "zh") != "Wrong"
+
+
+def test_another_senior_post():
+    kp = "涉及的职务为董事会秘书。"
+    assert label("自2018年5月7日起，叶敏接替朱俊担任公司财务总监。", kp, "zh") == "Wrong"
+    assert label("郑利接替朱俊担任董事会秘书，董事长张强主持了会议。", kp, "zh") == "Relevant"
+    assert label("The chairman, Ann Lee, announced the change.", "The post involved was Corporate Secretary.",
+                 "en") != "Wrong"  # (an officer named in passing fills no post)
+    assert label("Ann Lee was appointed chief financial officer.", "The post involved was Corporate Secretary.",
+                 "en") == "Wrong"

@@ -506,6 +506,14 @@ _EVENT_KINDS = ("acquisition|acquired|acquiring|bought|purchased|purchase of|收
                 "strategic partnership|strategic cooperation|战略合作", "financing|raised|raising|placement|bond issue|loan|融资|募资|募集资金|定向增发|非公开发行|发行债券|贷款",
                 "litigation|lawsuit|诉讼", "new product launch|product launch|新产品发布|发布新产品|新品发布",
                 "major contract|重大合同", "share buyback|share repurchase|buyback|股份回购|回购股份")
+# a company's senior posts: said in a clause that fills one (担任, 接替, "appointed … as"), as an answer names other
+# officers in passing (_NEEDS_POST_VERB)
+_POSTS = ("chairman|chairwoman|chairperson|chair of the board|董事长", "chief executive officer|chief executive|ceo|首席执行官",
+          "general manager|总经理", "chief financial officer|cfo|财务总监|首席财务官|财务负责人",
+          "chief operating officer|coo|首席运营官", "chief technology officer|cto|首席技术官",
+          "corporate secretary|company secretary|board secretary|secretary of the board|董事会秘书|董秘")
+_P_POST_VERB = re.compile(r"担任|出任|接任|接替|任命|聘任|改任|聘为|\b(?:appointed|named|became|succeeded|replaced|took over|"
+                          r"as)\b", re.I)
 CLOSED_CLASSES: tuple[tuple[str, ...], ...] = (
     ("fixed-term imprisonment", "criminal detention", "public surveillance", "life imprisonment", "death penalty"),
     ("有期徒刑", "拘役", "管制", "无期徒刑", "死刑"),
@@ -547,6 +555,7 @@ CLOSED_CLASSES: tuple[tuple[str, ...], ...] = (
      "new york stock exchange|nyse", "nasdaq", "hong kong stock exchange|香港联合交易所|港交所",
      "london stock exchange", "beijing stock exchange|北京证券交易所|北交所"),
     _EVENT_KINDS,
+    _POSTS,
     # a shareholders' meeting: the annual one or an extraordinary one
     ("年度股东大会|annual general meeting|annual shareholders' meeting", "临时股东大会|extraordinary general meeting"),
     # the grades of an amount the criminal law weighs (数额较大 / 巨大 / 特别巨大)
@@ -610,6 +619,8 @@ def _closed_class_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str |
             clause = c.text if lang == "zh" else c.text.lower()
             if topic and not topic & set(_content_tokens(clause, lang)):
                 continue  # (the father's hypertension says nothing of the mother's heart disease)
+            if members is _POSTS and not _P_POST_VERB.search(clause):
+                continue  # (an officer named in passing fills no post)
             if members in _NEEDS_ANCHOR and not any(
                     _same_value(k, v) for k in kt.values if k.kind == "date" for v in ans.values
                     if c.span[0] <= v.span[0] < c.span[1] or _opens_clause(ans, v, c)):
