@@ -383,12 +383,13 @@ def _allergy_denied(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | No
         return None
     if lang == "zh" and re.search(r"(?:否认|无|没有)[^，。；]{0,10}过敏", kp):
         return None  # (the keypoint itself denies one)
+    rest = _P_ALLERGY_DENIED[lang].sub(" ", scene.blank(scene.answer.text))
+    if _P_ALLERGY_KP[lang].search(rest):
+        return None  # an allergy said elsewhere ("无食物过敏，有青霉素过敏史")
     for c in scene.clauses_about(set(kp_parties)):
         text = c.text if lang == "zh" else c.text.lower()
         if _P_ALLERGY_DENIED[lang].search(text) and not _P_NOT_SAID.search(c.text):
-            rest = _P_ALLERGY_DENIED[lang].sub(" ", scene.blank(scene.answer.text))
-            if not _P_ALLERGY_KP[lang].search(rest):  # (no allergy said elsewhere: "无食物过敏，有青霉素过敏史")
-                return f"answer denies the allergy: {c.text.strip()[:60]}"
+            return f"answer denies the allergy: {c.text.strip()[:60]}"
     return None
 
 
