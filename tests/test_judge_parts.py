@@ -2364,3 +2364,30 @@ def test_another_senior_post():
                  "en") != "Wrong"  # (an officer named in passing fills no post)
     assert label("Ann Lee was appointed chief financial officer.", "The post involved was Corporate Secretary.",
                  "en") == "Wrong"
+
+
+def test_another_drug_or_place_said_in_general_shapes():
+    # a -grelor drug (ticagrelor) is a drug; 所用 (used) is no topic a drug must share
+    question = "Which drug was he given to slow the heart rate, and at what dose?"
+    assert judge_keypoints("To slow the heart rate he was given ticagrelor 90 mg orally twice daily.",
+                           ["The drug was metoprolol succinate."], "en", question=question)[0].label == "Wrong"
+    question = "医院为缩小前列腺体积给张建军使用了什么药物？"
+    assert judge_keypoints("为缩小前列腺体积，给予坦索罗辛缓释胶囊5mg，口服，每日1次。", ["所用药物为非那雄胺片。"], "zh",
+                           question=question)[0].label == "Wrong"
+    assert judge_keypoints("为缩小前列腺体积，给予非那雄胺片5mg，口服。", ["所用药物为非那雄胺片。"], "zh",
+                           question=question)[0].label == "Relevant"
+    # a place after a comma takes the clause before's verb; a place's name that looks like a person's is a place
+    facts = [[{"doc_id": 1, "key": "birthplace", "kind": "place", "text": "West James, New Hampshire",
+               "value": "West James, New Hampshire", "unit": None}]]
+    kp = "Christopher Chavez was born in West James, New Hampshire."
+    answer = "Christopher Chavez was born on July 27, 1967, in South Victoria, Arizona."
+    assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label == "Wrong"
+    answer = "Christopher Chavez was born on July 27, 1967, in West James, New Hampshire."
+    assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label == "Relevant"
+    facts = [[{"doc_id": 1, "key": "residence", "kind": "place", "text": "Bellview, Nebraska",
+               "value": "Bellview, Nebraska", "unit": None}]]
+    kp = "Hunter Hart lives in Bellview, Nebraska."
+    answer = "Hunter Hart works as a truck driver and lives in Des Moines, Iowa."
+    assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label == "Wrong"
+    answer = "Hunter Hart lives in Bellview, Nebraska, with his wife Mary Stone."
+    assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label == "Relevant"

@@ -797,7 +797,7 @@ def _has_member(text: str, member: str, language: str) -> bool:
 # by the characters the approved transliterations give the same stems (头孢, 沙星, 洛芬, 普利, 他汀, 拉唑 …).
 _P_DRUG_EN = re.compile(
     r"\b(?:[a-z]+(?:cillin|mycin|micin|cycline|floxacin|conazole|prazole|[a-z]vir|profen|fenac|coxib|olol|pril|"
-    r"sartan|dipine|statin|parin|xaban|grel|tidine|setron|gliptin|glinide|glitazone|formin|azepam|zolam|triptan|cobalamin|"
+    r"sartan|dipine|statin|parin|xaban|grel|grelor|tidine|setron|gliptin|glinide|glitazone|formin|azepam|zolam|triptan|cobalamin|"
     r"[a-z]mab|tinib|nisone|olone|methasone|semide|sulosin|azosin|steride|tropium|terol|sonide|phylline|lukast|metacin|methacin|dronate|gliflozin|oxetine|triptyline|peridol|apine|caine|cortisone|teplase|kinase)|cef[a-z]{3,}|insulin|aspirin|"
     r"acetaminophen|paracetamol|morphine|tramadol|ambroxol|warfarin|digoxin|nitroglycerin|dexamethasone)\b", re.I)
 _P_DRUG_ZH = re.compile(r"头孢|西林|霉素|环素|沙星|康唑|洛韦|他韦|洛芬|芬酸|昔布|洛尔|普利|沙坦|地平|他汀|肝素|沙班|格雷|拉唑|替丁|司琼|"
@@ -810,6 +810,7 @@ _ZH_DRUG_PREFIXES = ("头孢", "格列")  # stems that open the name (头孢曲�
 _ZH_WHOLE_DRUGS = ("胰岛素", "阿司匹林", "对乙酰氨基酚", "吗啡", "曲马多", "氨溴索", "华法林", "地高辛", "硝酸甘油")
 
 
+_ZH_GIVING = frozenset({"所用", "使用", "给予", "予以", "应用", "采用", "服用", "用药", "选用", "选择"})
 _ZH_BEFORE_DRUG = "用予给服及和与并或为是行以经后改换停加联括到有了含"  # words that come before a short name (予甲硝唑)
 _P_DRUG_LABEL = re.compile(r"\b(?:drug|medication|medicine|agent)\b|药物|药品|用药", re.I)
 
@@ -876,7 +877,8 @@ def _drug_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
     # and the question's
     body = kt.masked if lang == "zh" else re.sub(rf"(?:{_P_DRUG_EN.pattern})(?:\s+[a-z]+)?", " ", kt.masked, flags=re.I)
     words = {w for w in _content_tokens(scene.blank(body), lang) if not _drugs(w, lang)} - scene.premise \
-        - {w for d in ours for w in _content_tokens(d, lang)}  # (a name the stems do not know is no topic word)
+        - {w for d in ours for w in _content_tokens(d, lang)} - _ZH_GIVING  # (a name the stems do not know is no
+    # topic word, nor is a verb of giving: "所用药物为X" is about X as "the drug given was X" is)
     mine = set(kp_parties)
     for c in scene.clauses_about(mine):  # (not a clause about someone else)
         theirs = _other_drugs(_drugs(c.text, lang), ours, asked)
@@ -1189,20 +1191,31 @@ def _place_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[Key
         names = {a for e in scene.entities for a in e.aliases}
         for c in clauses:
             stems = {_stem(w) for w in re.findall(r"[A-Za-z]+", c.text)}
-            if not any(f & stems for f in kinds) and _elliptical(scene.blank(c.text)):
-                # "…, and B in Y": the verb is the clause before's, in its sentence
+            if not any(f & stems for f in kinds) and (_elliptical(scene.blank(c.text)) or _P_BARE_PLACE_EN.match(c.text)):
+                # "…, and B in Y", "born on July 27, 1967, in Y": the verb is the clause before's, in its sentence
                 stems = {_stem(w) for w in re.findall(r"[A-Za-z]+", ans.text[ans.sentences[c.sentence][0]:c.span[0]])}
             if not any(f & stems for f in kinds):
                 continue
             for m in _P_PLACE_AFTER_EN.finditer(c.text):
                 other = m[1].strip(" ,")
-                if other.lower() in names or re.match(_MONTH_RE, other, re.I) or other.split()[0].lower() in _STOP_EN:
+                if other.lower() in names and _named_as_party(other, scene) or re.match(_MONTH_RE, other, re.I) or \
+                        other.split()[0].lower() in _STOP_EN:
                     continue
                 return f"answer says {other} where keypoint says {place}"
     return None
 
 
 _P_PROVINCE = re.compile(r"[\u4e00-\u9fff]{2,8}?(?:省|自治区)")
+_P_BARE_PLACE_EN = re.compile(r"\s*(?:in|at|near)\s+(?:the\s+)?[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,3}\s*[.]?\s*$")  # "…, in Y"
+
+
+def _named_as_party(name: str, scene: _Scene) -> bool:
+    """Is a capitalised name a party's (the question's or a keypoint's, or said by the answer other than after
+    in/at/near), not a place's that only looks like a person's name ("lives in Des Moines")?"""
+    if name in scene.question or any(name in kp.text.text for kp in scene.keypoints):
+        return True
+    return any(not re.search(r"\b(?:in|at|near)\s+(?:the\s+)?$", scene.answer.text[:m.start()])
+               for m in re.finditer(re.escape(name), scene.answer.text))
 
 
 
