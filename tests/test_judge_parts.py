@@ -2391,3 +2391,29 @@ def test_another_drug_or_place_said_in_general_shapes():
     assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label == "Wrong"
     answer = "Hunter Hart lives in Bellview, Nebraska, with his wife Mary Stone."
     assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label == "Relevant"
+
+
+def test_another_procedure_by_its_surgical_suffix_is_wrong():
+    kp = "Danielle Jackson underwent laparoscopic myomectomy."
+    assert label("She underwent a laparoscopic hysterectomy.", kp, "en") == "Wrong"
+    assert label("On July 1, 2021, Dr Rivera performed a breast-conserving lumpectomy on Destiny Craig.",
+                 "On July 1, 2021, Destiny Craig underwent left modified radical mastectomy.", "en") == "Wrong"
+    # the same procedure in another form, one only planned, one said on another topic: no swap
+    assert label("She underwent laparoscopic removal of the fibroids (myomectomies were counted as one).", kp,
+                 "en") != "Wrong"
+    assert label("He underwent ERCP; a laparoscopic cholecystectomy is planned in six weeks.",
+                 "He underwent endoscopic retrograde cholangiopancreatography.", "en") != "Wrong"
+    assert label("He had a coronary angiogram; his father had a colectomy years ago.",
+                 "He underwent coronary angiography.", "en") != "Wrong"
+
+
+def test_the_facts_lead_read_past_articles_and_names():
+    facts = [[{"doc_id": 1, "key": "procedure.name", "kind": "text", "text": "thyroid biopsy", "value": "thyroid biopsy",
+               "unit": None}]]
+    kp = "Maria Lopez underwent a thyroid biopsy."
+    for answer, expected in [("Maria Lopez underwent radiotherapy.", "Wrong"),  # ("underwent a" leads to "underwent")
+                             ("She underwent radiotherapy of the neck.", "Wrong"),  # (the name's verb, a pronoun's)
+                             ("She underwent a thyroid biopsy.", "Relevant"),
+                             ("She underwent it without complications.", "Irrelevant"),  # (no other filler)
+                             ("She underwent surgery.", "Irrelevant")]:
+        assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label == expected, answer

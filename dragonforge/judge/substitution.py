@@ -894,6 +894,57 @@ def _drug_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
     return None
 
 
+# Procedures by the Greek and Latin suffixes surgery names them with (-ectomy, -otomy, -ostomy, -plasty, -scopy,
+# -pexy, -rrhaphy, -centesis, -tripsy, -graphy): a general table, as the INN stems are for drugs.
+_PROCEDURE_SUFFIXES = ("ectomy", "otomy", "ostomy", "plasty", "scopy", "pexy", "rrhaphy", "centesis", "tripsy", "graphy")
+_P_PROCEDURE_EN = re.compile(rf"\b[a-z]+(?:{'|'.join(_PROCEDURE_SUFFIXES)})\b", re.I)
+_P_NOT_DONE_EN = re.compile(r"\b(?:no|not|never|without|nor|instead of|rather than|planned|scheduled|will|would|"
+                            r"later|future|recommended|advised|considered|deferred|declined|refused)\b", re.I)
+
+
+def _procedure_root(word: str) -> str:
+    """A procedure's word without its suffix (myom of myomectomy, angio of angiography): the root any form of it
+    keeps (angiogram, mastectomies)."""
+    root = word.lower()
+    for suffix in sorted(_PROCEDURE_SUFFIXES, key=len, reverse=True):
+        if root.endswith(suffix):
+            root = root[:-len(suffix)]
+            break
+    return root.rstrip("o") if len(root.rstrip("o")) >= 4 else root
+
+
+def _procedure_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
+    """The keypoint names a procedure by its surgical suffix and the answer says nothing built on its root; a clause
+    about the keypoint's party (or no one), on the keypoint's topic and not one planned, denied or put in its place,
+    names another: hysterectomy for myomectomy, lumpectomy for mastectomy."""
+    if scene.language != "en":
+        return None
+    ours = {m.lower() for m in _P_PROCEDURE_EN.findall(kt.text)}
+    roots = {_procedure_root(p) for p in ours}
+    low = scene.answer.text.lower()
+    if not ours or any(len(r) >= 3 and r in low for r in roots):
+        return None
+    asked = {m.lower() for m in _P_PROCEDURE_EN.findall(scene.question)} | {
+        m.lower() for sib in scene.keypoints if sib.text is not kt for m in _P_PROCEDURE_EN.findall(sib.text.text)}
+    body = _P_PROCEDURE_EN.sub(" ", kt.masked)
+    words = set(_content_tokens(scene.blank(body), "en")) - scene.premise
+    for c in scene.clauses_about(set(kp_parties)):
+        if any(d.refusal and d.sentence == c.sentence for d in scene.answer.clauses) or _P_NOT_DONE_EN.search(c.text):
+            continue
+        theirs = {m.lower() for m in _P_PROCEDURE_EN.findall(c.text)} - ours - asked
+        theirs = {p for p in theirs if not any(_procedure_root(p) in k.lower() for k in (scene.question, kt.text))}
+        if not theirs:
+            continue
+        sentence = scene.answer.sentences[c.sentence]
+        dated = any(sentence[0] <= a.span[0] < sentence[1] and any(_same_value(k, a) for k in kt.values)
+                    for a in scene.answer.values)  # ("On July 1, 2021 … performed a lumpectomy": the day is its topic)
+        if words and not dated and not words & set(_content_tokens(scene.blank(c.text), "en")) and \
+                not words & set(_content_tokens(scene.blank(_sentence(scene.answer, c.span[0])), "en")):
+            continue  # a procedure said on another topic
+        return f"answer names {sorted(theirs)[0]} where keypoint names {sorted(ours)[0]}"
+    return None
+
+
 # a drug said not to be given: the negation, then at most a verb of giving (未使用X, 并未给予X, "was not given X",
 # "never received X", "without X")
 _P_DRUG_NOT_GIVEN_ZH = re.compile(r"(?:未|没有|并未|未曾|并没有|无需|不需|无须|不必)(?:再|曾)?"
@@ -940,6 +991,8 @@ def _dosed_as_another(drug: str, span: tuple[int, int], kt: _Text, scene: _Scene
 
 # --- another filler after the fact's own lead words ----------------------------------------------------
 
+_P_NO_FILLER_EN = re.compile(r"(?:it|this|that|them|these|those|one|both|the same|(?:an?\s+)?(?:surgery|operation|"
+                             r"procedure|treatment|therapy|intervention))\b(?!\s+(?:of|on|for|to)\b)", re.I)
 _P_HOW = re.compile(r"(?:given|made|done|taken|not|also|[a-z]+ed)\b", re.I)  # a participle says how, not what
 _P_ZH_COPULA_END = re.compile(r"(?:为|是|系|于|在|位于|患有|患)$")
 _P_EN_LEAD_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
@@ -981,10 +1034,14 @@ def _fact_lead_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list
             if len(lead) < 2 or not all(_P_CJK.match(c) for c in lead):
                 continue
         else:
-            lead_words = _P_EN_LEAD_WORD.findall(before)[-2:]
+            lead_words = [w for w in _P_EN_LEAD_WORD.findall(before) if w.lower() not in ("a", "an", "the")][-2:]
             if len(lead_words) < 2 or all(w.lower() in _NOT_A_MODIFIER_EN for w in lead_words):
                 continue  # ("has no": no lead of its own)
             lead = " ".join(lead_words).lower()
+            if any(a.split()[-1] == lead_words[0].lower() for e in scene.entities if not e.org for a in e.aliases):
+                if lead_words[1].lower() in _NOT_A_MODIFIER_EN or len(lead_words[1]) < 4:
+                    continue  # ("Ada Cole is a": a name and a copula lead to no slot of their own)
+                lead = lead_words[1].lower()  # "Danielle Jackson underwent X": "she underwent Y" fills it too
         for c in ans.clauses:
             if c.refusal:
                 continue
@@ -992,7 +1049,8 @@ def _fact_lead_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list
             if mine and named and not named & mine:
                 continue  # a clause about someone else
             text = c.text if lang == "zh" else c.text.lower()
-            i = text.find(lead)
+            i = text.find(lead) if lang == "zh" or " " in lead else next(
+                (m.start() for m in re.finditer(rf"\b{re.escape(lead)}\b", text)), -1)
             if i < 0 and lang == "zh" and verb and name is not None and name in text:
                 gap = re.compile(rf"{re.escape(name)}[\u4e00-\u9fff]{{1,4}}?{re.escape(verb)}").search(text)
                 if gap:  # "甲被认定犯X" for "甲犯Y"
@@ -1003,8 +1061,8 @@ def _fact_lead_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list
             if lang == "zh":
                 rest = re.sub(r"^(?:为|是|系|于|在|位于|患有|患)", "", rest)
             filler = _content_tokens(scene.blank(rest), lang)
-            if _P_HOW.match(rest.strip()):
-                continue  # "the drug was given orally": how, not what
+            if _P_HOW.match(rest.strip()) or (lang == "en" and _P_NO_FILLER_EN.match(rest.strip())):
+                continue  # "the drug was given orally": how, not what; "underwent it", "underwent surgery": no other
             if _P_REFUSAL_ZH.search(rest) or _P_REFUSAL_EN_ANYWHERE.search(rest):
                 continue  # "…的诊断在资料中未明确": the value is said to be missing
             if filler and _coverage(own, rest if org else scene.blank(rest), lang) < 0.5:
