@@ -2417,3 +2417,29 @@ def test_the_facts_lead_read_past_articles_and_names():
                              ("She underwent it without complications.", "Irrelevant"),  # (no other filler)
                              ("She underwent surgery.", "Irrelevant")]:
         assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label == expected, answer
+
+
+def test_a_stand_in_said_in_the_words_the_question_asks_with():
+    kps = ["The defence counsel was Brooke Wilson.", "The counsel is a lawyer of Whitmore & Khan Law Firm."]
+    facts = [_facts("person", "Brooke Wilson")[0], _facts("organisation", "Whitmore & Khan Law Firm")[0]]
+    question = "Which lawyer represented Timothy Williams at the Maplewood Court, and where does that lawyer practise?"
+
+    def labels(answer: str) -> list[str]:
+        return [x.label for x in judge_keypoints(answer, kps, "en", keypoint_facts=facts, question=question)]
+    assert labels("Timothy Williams was represented by Natasha Reynolds, an attorney at Hartley & Madden Law Firm.") \
+        == ["Wrong", "Wrong"]
+    assert labels("Timothy Williams was represented at trial by Jeffrey Johnson.") == ["Wrong", "Irrelevant"]
+    # (a person is no law firm's stand-in; the lawyer named is no stand-in either)
+    assert labels("Timothy Williams was represented by Brooke Wilson of Whitmore & Khan Law Firm.") == \
+        ["Relevant", "Relevant"]
+    # what the question says of what it asks about ("the offence committed on …") is no role's words
+    kps = ["The offence was tried by the Brookside District People's Court.", "Tina Camacho was the presiding judge."]
+    question = "Who presided over the trial of the offence committed on April 12, 2020 at the car park?"
+    answer = "The offence was a robbery committed by Paul Thomas, and it was tried by the Brookside District People's Court."
+    assert [x.label for x in judge_keypoints(answer, kps, "en", keypoint_facts=[[], _facts("person", "Tina Camacho")[0]],
+                                             question=question)][1] == "Irrelevant"
+    # a refusal names the question's company, not one in the auditor's place
+    kp = "汇远会计师事务所（特殊普通合伙）出具了标准无保留意见的审计报告。"
+    answer = "提供的资料中未包含天恒机械股份有限公司2022年度公司治理的相关信息。"
+    assert judge_keypoints(answer, [kp], "zh", keypoint_facts=_facts("organisation", "汇远会计师事务所（特殊普通合伙）"),
+                           question="请概述天恒机械股份有限公司2022年度的公司治理情况。")[0].label == "Irrelevant"

@@ -9,6 +9,8 @@ from pydantic import ValidationError
 
 from dragonforge.judge.abbreviations import expand
 from dragonforge.judge.analysis import (
+    _P_REFUSAL_EN_ANYWHERE,
+    _P_REFUSAL_ZH,
     _analyse,
     _clause_of,
     _context,
@@ -267,6 +269,12 @@ def _stand_in(kt: _Text, scene: _Scene, person: int, kp_parties: list[int]) -> i
     # (an organisation's place, an auditor's, may be taken by a person or another organisation; a person's by a person)
     rest_kinds = {_party_kind(scene.entities[i]) for i in rest}
     relation = {_RELATION_SAME.get(w, w) for w in words}  # (the keypoint's verb, read as its relation: "represented" = "defended")
+    asked: set[str] = set()
+    if scene.question:  # and the question's that no other keypoint answers ("Which lawyer represented B?"
+        # for "The counsel was A": "represented by C" puts C in A's place)
+        asked = {_RELATION_SAME.get(w, w) for w in _asked_words(scene.blank(scene.question), lang)} - relation - {
+            _RELATION_SAME.get(w, w) for sib in scene.keypoints if sib.text is not kt
+            for w in _content_tokens(scene.blank(sib.text.text), lang)}
     spans = [(c.span, c.text, ans.sentences[c.sentence][0]) for c in ans.clauses if not c.refusal]
     # "Audit committee chair: NAME", "audited by NAME, the director who …": said over a sentence (a person's place
     # in a sentence that names no other party of the query)
@@ -285,7 +293,14 @@ def _stand_in(kt: _Text, scene: _Scene, person: int, kp_parties: list[int]) -> i
                   and not (kp_role and held.get(i) and not kp_role & held[i])  # named in another role
                   and (scene.entities[i].org or not any(al in scene.question for al in scene.entities[i].aliases))]
                   # (a person the question names is its premise, not a stand-in)
-        if not others or not relation & {_RELATION_SAME.get(w, w) for w in _content_tokens(scene.blank(text), lang)}:
+        said = {_RELATION_SAME.get(w, w) for w in _content_tokens(scene.blank(text), lang)}
+        if others and not relation & said:  # said in the question's words only: a party of its kind, not the
+            # question's own, in a clause that is no refusal
+            others = [i for i in others if scene.entities[i].org >= org and not any(
+                al in scene.question for al in scene.entities[i].aliases)] if asked & said and not (
+                _P_REFUSAL_ZH.search(text) or _P_REFUSAL_EN_ANYWHERE.search(text)) else []
+        others = [i for i in others if not _part_of_name(scene.entities[i], scene.entities[person])]
+        if not others:
             continue
         if rest and not (scene.parties(a) | set(named) | lead) & rest and (any(
                 i < scene.from_keypoints or any(al in scene.question for al in scene.entities[i].aliases)
@@ -296,6 +311,26 @@ def _stand_in(kt: _Text, scene: _Scene, person: int, kp_parties: list[int]) -> i
             # answer names no other party of its kind, and the answer names no other party of the query there)
         return others[0]
     return None
+
+
+def _part_of_name(ent: _Entity, of: _Entity) -> bool:
+    """Is one party's name the other's said shorter ("Highland District People's Procuratorate" for "… of
+    Snydermouth")? Then it is the same party, not one in its place."""
+    a, b = ent.name.lower(), of.name.lower()
+    return len(a) >= 6 and len(b) >= 6 and (b.startswith(a) or a.startswith(b))
+
+
+# what an English question asks: the words after its wh-word, up to the first preposition ("Who presided over the
+# trial | of the offence committed …", "Which lawyer represented | at …"); the rest describes what it asks about
+_P_ASKED_EN = re.compile(r"\b(?:who|whom|whose|which|what|where|when|how)\b((?:\s+(?!(?:of|at|in|on|for|during|from|with|"
+                         r"and|to|by|after|before|under)\b)[\w'-]+){1,5})", re.I)
+
+
+def _asked_words(question: str, language: str) -> tuple[str, ...]:
+    """The content words of what a question asks (in Chinese, all of them)."""
+    if language == "zh":
+        return _content_tokens(question, language)
+    return tuple(w for m in _P_ASKED_EN.finditer(question) for w in _content_tokens(m[1], language))
 
 
 _P_AGENT = re.compile(r"\bby\s+$|由$", re.I)

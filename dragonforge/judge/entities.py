@@ -93,7 +93,9 @@ _KIN_ZH = ("父亲", "母亲", "哥哥", "弟弟", "姐姐", "妹妹", "儿子",
 _ZH_PARTICLES = "于与和及的为对在由向是被将从日月年即经其该系而但并且或自至据按以把使给称了"
 _P_ZH_ORG = re.compile(rf"(?<![^\W\d_{_ZH_PARTICLES}])((?:(?![{_ZH_PARTICLES}])[\u4e00-\u9fff（）]){{2,20}}?)({_ZH_ORG_SUFFIX})")
 _P_ZH_ORG_LEAD = re.compile(r"(?:[本该]?公司)?(?:负责|主要|共同|正式|已|拟|将)?(?:收购|并购|聘任|聘请|委托|起诉|审计机构|年审机构|审计|出售|转让|增资|入股|设立|注销|合并|"
-                            r"签署|签订|披露|机构)")  # a verb the organisation regex swallowed
+                            r"签署|签订|披露|机构)|"  # a verb the organisation regex swallowed
+                            r"[\u4e00-\u9fff]{0,4}?(?:未|无法|没有|不)(?:包含|提供|提及|说明|载明|确定|判断|得知|涉及|显示|记载)")
+# (or a refusal's: 资料中未包含天恒机械股份有限公司 names 天恒机械股份有限公司)
 _ZH_COMPANY_SUFFIX = ("股份有限公司", "有限责任公司", "有限公司", "集团")
 
 
