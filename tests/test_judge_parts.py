@@ -2443,3 +2443,11 @@ def test_a_stand_in_said_in_the_words_the_question_asks_with():
     answer = "提供的资料中未包含天恒机械股份有限公司2022年度公司治理的相关信息。"
     assert judge_keypoints(answer, [kp], "zh", keypoint_facts=_facts("organisation", "汇远会计师事务所（特殊普通合伙）"),
                            question="请概述天恒机械股份有限公司2022年度的公司治理情况。")[0].label == "Irrelevant"
+
+
+def test_neither_nor_denies_the_pairs_predicate():
+    kps = ["Mann Software Inc received an unqualified opinion.", "Jimenez Chemical Industries Inc received an unqualified opinion."]
+    answer = "Neither Mann Software Inc nor Jimenez Chemical Industries Inc received an unqualified audit opinion."
+    assert [x.label for x in judge_keypoints(answer, kps, "en")] == ["Wrong", "Wrong"]
+    answer = "Neither Mann Software Inc nor Jimenez Chemical Industries Inc was fined; both received an unqualified opinion."
+    assert [x.label for x in judge_keypoints(answer, kps, "en")] == ["Relevant", "Relevant"]

@@ -524,6 +524,8 @@ def _negated_near(text: str, topic: set[str], language: str, strict: bool = Fals
             return True  # a finding not seen governs its whole phrase: 未见明显ST段抬高
         if language == "zh" and not strict and _P_NOT_AT_ZH.search(low[max(0, a - 9):a]):
             return True  # a place after a negated verb of place: 并非出生于X, 没有在X上市, 不在X
+        if language == "en" and not strict and _P_NEITHER_NOR_EN.search(low[max(0, a - 120):a]):
+            return True  # "neither A nor B received an unqualified opinion": the pair's predicate is denied
         if language == "en" and not strict and _P_NOT_DONE_AFTER_EN.match(low, b):
             return True  # "thrombolysis with alteplase was not given": a passive denial after its subject
         if language == "en" and not strict and _P_NOT_DO_EN.search(low[max(0, a - 60):a]):
@@ -534,6 +536,7 @@ def _negated_near(text: str, topic: set[str], language: str, strict: bool = Fals
     return False
 
 
+_P_NEITHER_NOR_EN = re.compile(r"\bneither\b[^.;:]*\bnor\b[^.;:,]*$")
 # the negations that deny a statement, not a finding (并不从事X, 并非由X提起): 无/没有/未 deny findings too often
 _P_STRONG_NOT_ZH = re.compile(r"并不|并未|并非|并没有|不是")
 # a negation, then a verb that takes a place by 于/在 (or 在 alone): what follows is the place denied
