@@ -2451,3 +2451,12 @@ def test_neither_nor_denies_the_pairs_predicate():
     assert [x.label for x in judge_keypoints(answer, kps, "en")] == ["Wrong", "Wrong"]
     answer = "Neither Mann Software Inc nor Jimenez Chemical Industries Inc was fined; both received an unqualified opinion."
     assert [x.label for x in judge_keypoints(answer, kps, "en")] == ["Relevant", "Relevant"]
+
+
+def test_a_facts_lead_with_a_pronoun_object_between_its_words():
+    facts = _facts("category", "causing a traffic accident")
+    kp = "Russell Hunt was convicted of causing a traffic accident."
+    assert judge_keypoints("The court convicted him of negligent homicide under Article 233.", [kp], "en",
+                           keypoint_facts=facts)[0].label == "Wrong"
+    assert judge_keypoints("The court convicted him of causing a traffic accident.", [kp], "en",
+                           keypoint_facts=facts)[0].label == "Relevant"

@@ -1051,6 +1051,11 @@ def _fact_lead_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list
             text = c.text if lang == "zh" else c.text.lower()
             i = text.find(lead) if lang == "zh" or " " in lead else next(
                 (m.start() for m in re.finditer(rf"\b{re.escape(lead)}\b", text)), -1)
+            if i < 0 and lang == "en" and " " in lead:  # "convicted him of Y" for "A was convicted of X"
+                verb, _, prep = lead.partition(" ")
+                said_lead = re.search(rf"\b{re.escape(verb)}\s+(?:him|her|them|it)\s+{re.escape(prep)}\b", text)
+                if said_lead:
+                    i, lead = said_lead.start(), said_lead[0]
             if i < 0 and lang == "zh" and verb and name is not None and name in text:
                 gap = re.compile(rf"{re.escape(name)}[\u4e00-\u9fff]{{1,4}}?{re.escape(verb)}").search(text)
                 if gap:  # "甲被认定犯X" for "甲犯Y"
