@@ -2460,3 +2460,14 @@ def test_a_facts_lead_with_a_pronoun_object_between_its_words():
                            keypoint_facts=facts)[0].label == "Wrong"
     assert judge_keypoints("The court convicted him of causing a traffic accident.", [kp], "en",
                            keypoint_facts=facts)[0].label == "Relevant"
+
+
+def test_a_denial_of_the_keypoint_whose_party_is_its_facts_value():
+    # the firm is the keypoint's value, not whom it speaks of: a denial naming only the defendant denies it
+    kp, facts = "The prosecutor acted for the Highland District People's Procuratorate.", \
+        _facts("organisation", "Highland District People's Procuratorate")
+    answer = ("No prosecutor appeared at the hearing. Because Cassandra Green had pleaded guilty, the Highland District "
+              "People's Procuratorate did not send anyone to court.")
+    assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label == "Wrong"
+    answer = "The Highland District People's Procuratorate sent a prosecutor, who appeared at the hearing."
+    assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label != "Wrong"

@@ -212,8 +212,13 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
         if other is not None:
             return "Wrong", f"answer gives the question's value to {scene.entities[other].name}"
     if label != "Wrong":
+        # whom the keypoint speaks of: not the party that is its fact's value ("辩护人系X律师事务所律师" is the
+        # defendant's, whom the question names), so "王军没有委托辩护人" denies it
+        valued = bool(named_by_facts) and all(i in named_by_facts for i in kp_parties)
+        subject = kp_parties + [i for i, e in enumerate(scene.entities) if i not in kp_parties
+                                and any(a in scene.question for a in e.aliases)] if valued else kp_parties
         swapped = _frame_substitution(kt, scene, kp_parties) or _swapped_clause(kt, scene) or \
-            _topic_negated(kt, scene, kp_parties) or _value_swap(kt, scene, kp_parties, facts) or \
+            _topic_negated(kt, scene, subject, unnamed_too=valued) or _value_swap(kt, scene, kp_parties, facts) or \
             _swapped_roles(kt, scene) or _reversed_relation(kt, scene) or _closed_class_swap(kt, scene, kp_parties) \
             or _crossed_pair(kt, scene, kp_parties, _kp_words(kt, scene)) or _other_role(kt, scene, kp_parties) \
             or _role_stand_in(kt, scene, kp_parties) or _drug_swap(kt, scene, kp_parties) \

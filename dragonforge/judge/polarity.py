@@ -212,11 +212,11 @@ def _negated(text: str, language: str) -> bool:
     return bool((_P_NEGATION_ZH if language == "zh" else _P_NEGATION_EN).search(text))
 
 
-def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
+def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int], unnamed_too: bool = False) -> str | None:
     """The answer's clause on the keypoint's topic says the opposite: negated where the keypoint
     affirms ("the loan was not repaid" for "the loan was repaid", 宣告无罪 for a conviction) or affirmed
     where it denies (有某药物过敏史 for 否认药物过敏史). The topic: the keypoint's head word (its last content word) or most of
-    its words, in a clause that names the keypoint's party when it names one."""
+    its words, in a clause that names the keypoint's party when it names one (``unnamed_too``: or no one)."""
     lang, ans = scene.language, scene.answer
     body = re.sub(r"^\s*\d+[.、)]\s*", "", kt.masked)
     negation = _P_NEGATION_ZH if lang == "zh" else _P_NEGATION_EN
@@ -247,7 +247,7 @@ def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | Non
         if c.refusal:
             continue
         named = scene.parties(c.span[0]) if mine else set()
-        if mine and not named & mine:
+        if mine and not named & mine and (named or not unnamed_too):
             continue
         text = ans.masked[c.span[0]:c.span[1]]
         if _P_NOT_BEYOND.search(text):
