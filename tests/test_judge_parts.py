@@ -2471,3 +2471,15 @@ def test_a_denial_of_the_keypoint_whose_party_is_its_facts_value():
     assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label == "Wrong"
     answer = "The Highland District People's Procuratorate sent a prosecutor, who appeared at the hearing."
     assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label != "Wrong"
+
+
+def test_a_segments_figure_listed_under_another_name_without_a_head_word():
+    kp = "售后服务板块实现收入1.73亿元，占比43.3%。"
+    assert label("公司收入分为三个板块：精密零部件1.86亿元（46.5%），备件销售1.73亿元（43.3%）。", kp, "zh") == "Wrong"
+    assert label("公司收入主要来自酒店经营（1.28亿元）和景区运营（1.73亿元，占43.3%）。", kp, "zh") == "Wrong"
+    assert label("公司收入分为三个板块：精密零部件1.86亿元（46.5%），售后服务1.73亿元（43.3%）。", kp, "zh") == "Relevant"
+    kp = "The vaccines segment generated $390.13 million, or 20.6% of revenue."
+    assert label("Diagnostic reagents contributed $482.06 million (25.5%); medical devices brought in $390.13 million "
+                 "(20.6%).", kp, "en") == "Wrong"
+    assert label("The segment brought in $390.13 million (20.6%).", kp, "en") != "Wrong"
+    assert label("Vaccines brought in $390.13 million (20.6%).", kp, "en") == "Relevant"

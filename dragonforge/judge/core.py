@@ -78,6 +78,7 @@ from dragonforge.judge.polarity import (
 from dragonforge.judge.refusal import _is_unanswerable_keypoint, _judge_unanswerable
 from dragonforge.judge.scene import _NO_CLAUSE, _P_CODE_EN, _fact_values, _kp_words, _refused_here, _Scene, _Sibling
 from dragonforge.judge.substitution import (
+    _P_NOT_A_FILLER,
     _P_UNIT_OF_ORG,
     _category_after_is_a,
     _closed_class_swap,
@@ -650,18 +651,36 @@ def _label_said_otherwise(kt: _Text, scene: _Scene, found: list[tuple[Value, Val
     said_all = scene.blank(ans.masked)
     kp_all = set(_content_tokens(scene.blank(kt.masked), lang))
 
-    def named(t: _Text, v: Value) -> tuple[list[str], str] | None:
+    def piece_before(t: _Text, v: Value) -> str:
         start = max([x.span[1] for x in t.values if x.span[1] <= v.span[0]] + [0])
-        piece = re.split(r"[,，;；:：。.()（）|\n]", t.masked[start:v.span[0]])[-1]
-        words = _content_tokens(scene.blank(piece), lang)
+        pieces = re.split(r"[,，;；:：。.()（）|\n]", t.masked[start:v.span[0]])
+        if len(pieces) > 1 and not pieces[-1].strip() and re.search(r"[（(]\s*$", t.masked[start:v.span[0]]):
+            return pieces[-2]  # "景区运营（9,000万元": the name before the bracket
+        return pieces[-1]
+
+    def named(t: _Text, v: Value) -> tuple[list[str], str] | None:
+        words = _content_tokens(scene.blank(piece_before(t, v)), lang)
         at = next((i for i, w in enumerate(words) if w in _MEMBER_HEADS), None)
         if not at:
             return None
         return [w for w in words[:at] if w not in scene.premise and (lang == "en" or len(w) >= 2)], words[at]
 
+    def listed(t: _Text, v: Value) -> tuple[list[str], str] | None:
+        """A member named before its figure with no head word, as lists write it ("备件销售1.73亿元",
+        "medical devices brought in $X"): the piece's words that are not verbs."""
+        piece = scene.blank(piece_before(t, v))
+        if lang == "en":
+            piece = " ".join(w for w in re.findall(r"[A-Za-z][A-Za-z'-]*", piece) if not _P_NOT_A_FILLER.fullmatch(w))
+        words = [w for w in _content_tokens(piece, lang) if lang == "en" or len(w) >= 2]
+        return (words, "") if words else None
+
     for k, a, _ in found:
         ours = named(kt, k)
         theirs = named(ans, a)
+        if ours and ours[0] and theirs is None:
+            theirs = listed(ans, a)
+            if theirs is not None:
+                theirs = ([w for w in theirs[0] if w not in kp_all and w not in scene.premise], ours[1])
         if not ours or not theirs or ours[1] != theirs[1] or not ours[0]:
             continue
         if _share(tuple(ours[0]), said_all, lang) > 0 or (lang == "zh" and any(
