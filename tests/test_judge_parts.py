@@ -2483,3 +2483,12 @@ def test_a_segments_figure_listed_under_another_name_without_a_head_word():
                  "(20.6%).", kp, "en") == "Wrong"
     assert label("The segment brought in $390.13 million (20.6%).", kp, "en") != "Wrong"
     assert label("Vaccines brought in $390.13 million (20.6%).", kp, "en") == "Relevant"
+
+
+def test_another_member_of_a_chinese_category_after_the_same_label():
+    kp, facts = "韩雪的诊断为肺炎支原体肺炎。", _facts("category", "肺炎支原体肺炎")
+    for answer, expected in [("韩雪被诊断为细菌性肺炎，陈玉珍被诊断为输尿管结石。", "Wrong"),
+                             ("韩雪的诊断为肺炎支原体肺炎。", "Relevant")]:
+        assert judge_keypoints(answer, [kp], "zh", keypoint_facts=facts)[0].label == expected, answer
+    kp, facts = "诊断为急性缺血性脑卒中。", _facts("category", "急性缺血性脑卒中")
+    assert judge_keypoints("诊断为急性缺血性卒中。", [kp], "zh", keypoint_facts=facts)[0].label != "Wrong"  # (one name)

@@ -100,6 +100,7 @@ from dragonforge.judge.substitution import (
     _substitution,
     _terms,
     _value_swap,
+    _zh_member_swap,
 )
 from dragonforge.judge.values import (
     Value,
@@ -223,7 +224,7 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
             _swapped_roles(kt, scene) or _reversed_relation(kt, scene) or _closed_class_swap(kt, scene, kp_parties) \
             or _crossed_pair(kt, scene, kp_parties, _kp_words(kt, scene)) or _other_role(kt, scene, kp_parties) \
             or _role_stand_in(kt, scene, kp_parties) or _drug_swap(kt, scene, kp_parties) \
-            or _procedure_swap(kt, scene, kp_parties) \
+            or _procedure_swap(kt, scene, kp_parties) or _zh_member_swap(kt, scene, kp_parties, facts) \
             or _fact_lead_swap(kt, scene, kp_parties, facts) or _code_swap(kt, scene) \
             or _place_swap(kt, scene, kp_parties, facts) or _role_denied(kt, scene, kp_parties) \
             or _term_ruled_out(kt, scene, kp_parties) or _category_after_is_a(kt, scene, kp_parties, facts) \

@@ -1084,6 +1084,40 @@ def _fact_lead_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list
     return None
 
 
+def _in_order(short: str, long: str) -> bool:
+    """Are the characters of ``short`` all in ``long``, in order (急性缺血性卒中 in 急性缺血性脑卒中: one name)?"""
+    chars = iter(long)
+    return all(c in chars for c in short)
+
+
+def _zh_member_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[KeypointFact]) -> str | None:
+    """A Chinese category fact after its label and copula ("诊断为肺炎支原体肺炎") that the answer fills, after the same
+    label, in a clause about the keypoint's party (or no one), with another member of its kind: the same head, other
+    words before it (细菌性肺炎), neither name inside the other."""
+    if scene.language != "zh":
+        return None
+    ans, mine = scene.answer, set(kp_parties)
+    for fact in facts:
+        name = fact.text.strip()
+        if fact.kind != "category" or len(name) < 4 or name in ans.text:
+            continue
+        at = kt.text.find(name)
+        lead = re.search(r"([\u4e00-\u9fff]{2})(?:为|是|系)$", kt.text[:at]) if at > 0 else None
+        if lead is None:
+            continue
+        for c in scene.clauses_about(mine):
+            if c.refusal:
+                continue
+            said = re.search(rf"{lead[1]}(?:为|是|系)([\u4e00-\u9fff0-9]{{3,20}})", c.text)
+            if said is None:
+                continue
+            other = said[1]
+            if other[-2:] == name[-2:] and not _in_order(other, name) and not _in_order(name, other) and \
+                    not re.search(r"未|没有|并非|不是|否认|排除|除外", c.text[max(0, said.start() - 4):said.start()]):
+                return f"answer says {other} where keypoint says {name}"
+    return None
+
+
 _P_DEPARTMENT_EN = re.compile(r"\b(?:[A-Z][a-z]+ )+Department\b|\bDepartment of (?:[A-Z][a-z]+ ?)+")
 _ZH_BEFORE_DEPARTMENT = "由在于入住至往为是的和及与经后、，,。；;：:（( "
 
