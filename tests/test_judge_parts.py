@@ -2492,3 +2492,13 @@ def test_another_member_of_a_chinese_category_after_the_same_label():
         assert judge_keypoints(answer, [kp], "zh", keypoint_facts=facts)[0].label == expected, answer
     kp, facts = "诊断为急性缺血性脑卒中。", _facts("category", "急性缺血性脑卒中")
     assert judge_keypoints("诊断为急性缺血性卒中。", [kp], "zh", keypoint_facts=facts)[0].label != "Wrong"  # (one name)
+
+
+def test_comparing_the_two_is_no_than():
+    # 二者相比/两人相比 compares the two; the party after it is the comparison's subject, not the one compared with
+    kps = ["李林的刑期为十个月。", "张兵的刑期为五个月。", "被告人李林的刑期更长。"]
+    answer = "李林的刑期为十个月，张兵的刑期为五个月，二者相比张兵的刑期更长。"
+    assert [x.label for x in judge_keypoints(answer, kps, "zh", question="被告人李林与张兵谁的刑期更长？")] == \
+        ["Relevant", "Relevant", "Wrong"]
+    assert label("张明作案时47周岁，陈宇作案时已满50周岁，两人相比陈宇更年长。", "被告人陈宇的年龄更大。", "zh") == "Relevant"
+    assert label("冯想入院时77岁，刘宁入院时64岁，二者相比刘宁年纪更小。", "刘宁更年轻。", "zh") == "Relevant"

@@ -183,7 +183,7 @@ def _judge_comparison(kt: _Text, scene: _Scene, kp_cmp: tuple[int, int, str], wo
 _P_NAMED_AFTER = re.compile(r"(?:更|较|比较)?[\u4e00-\u9fff]{1,2}的(?:是|为)\s*|[a-z]+(?:\s+one)?\s+(?:was|is)\s+", re.I)
 
 
-_P_THAN = re.compile(r"(?:比|没有|不如|than\s+)$", re.I)
+_P_THAN = re.compile(r"(?:(?<![相对])比|没有|不如|than\s+)$", re.I)  # (not 两人相比: "comparing the two")
 
 
 def _comparison_subject(scene: _Scene, pos: int, si: int, subject: int) -> int | None:
