@@ -2502,3 +2502,21 @@ def test_comparing_the_two_is_no_than():
         ["Relevant", "Relevant", "Wrong"]
     assert label("张明作案时47周岁，陈宇作案时已满50周岁，两人相比陈宇更年长。", "被告人陈宇的年龄更大。", "zh") == "Relevant"
     assert label("冯想入院时77岁，刘宁入院时64岁，二者相比刘宁年纪更小。", "刘宁更年轻。", "zh") == "Relevant"
+
+
+def test_an_ordinal_in_a_capitalised_name_is_no_comparison():
+    kp = "Thomas Commerce Group met first."
+    answer = ("Thomas Commerce Group's First Extraordinary General Meeting of 2020 was on September 3, 2020, and Gibson "
+              "Auto Parts Group's First Extraordinary General Meeting of 2023 was on January 25, 2023, so Thomas Commerce "
+              "Group convened its meeting later.")
+    question = ("Which company convened its first extraordinary general meeting of the year earlier, Gibson Auto Parts "
+                "Group or Thomas Commerce Group?")
+    assert judge_keypoints(answer, [kp], "en", question=question)[0].label == "Wrong"
+    assert judge_keypoints(answer.replace("later", "first"), [kp], "en", question=question)[0].label == "Relevant"
+    # a negation a few words before the comparative turns it round; one in a clause of its own does not
+    kp = "The prosecution of John Williams was filed first."
+    assert label("The case of John Williams was not brought before the court earlier than Donna Reynolds's case.", kp,
+                 "en") == "Wrong"
+    kp = "Deborah Torres underwent intravenous thrombolysis with alteplase."
+    assert label("Deborah Torres was diagnosed with acute ischemic stroke, but thrombolysis with alteplase was not given "
+                 "because she arrived 4 hours after symptom onset.", kp, "en") == "Wrong"

@@ -139,7 +139,8 @@ _ZH_CMP_SIGN = {"年轻": _LESS, "年长": _MORE, "高": _MORE, "低": _LESS, "�
                 "在后": _MORE, "后于": _MORE, "先": _LESS}
 
 
-_P_NOT_BEFORE_CMP_EN = re.compile(r"(?:\bnot|n't|\bnever)\s+(?:\w+\s+){0,2}$", re.I)  # "was not higher", "isn't any later",
+_P_NOT_BEFORE_CMP_EN = re.compile(r"(?:\bnot|n't|\bnever)\s+(?:(?!(?:because|since|as|when|while|so|and|but|until|"
+                                  r"which|who|that)\b)[\w']+\s+){0,4}$", re.I)  # "was not higher", "isn't any later",
 # "did not leave hospital before"
 _P_NOT_BEFORE_CMP_ZH = re.compile(r"(?:并不|不|并没有|没有|并非|并未|未)(?:是)?$")  # "并不高于", "不比…高", "并不是更早的"
 
@@ -180,12 +181,12 @@ def _comparatives(text: str, language: str) -> list[tuple[int, int, str]]:
             word = m[1].lower()
             if word == "first":
                 rest = text[m.end():m.end() + 20]
-                if re.match(r"\s+(?!on\b|in\b|at\b|by\b|with\b|and\b|among\b|of\b)[a-z]", rest):
+                if re.match(r"\s+(?!on\b|in\b|at\b|by\b|with\b|and\b|among\b|of\b)[A-Za-z]", rest):
                     continue  # "its first extraordinary general meeting" is an ordinal, not a comparison
             if word in ("before", "after") and _P_NOT_IN_TIME.match(text, m.end()):
                 continue  # "before tax", "prosecuted before this court": not an order in time
             sign = _CMP_EN[word]
-            out.append((m.start(), -sign if _P_NOT_BEFORE_CMP_EN.search(text[max(0, m.start() - 20):m.start()])
+            out.append((m.start(), -sign if _P_NOT_BEFORE_CMP_EN.search(text[max(0, m.start() - 40):m.start()])
                         else sign, word))
         out += [(m.start(), _MORE, "more") for m in _P_OUTDO_EN.finditer(text)]
         out += [(m.start(), _MORE, "more") for m in _P_TIMES_AS_EN.finditer(text)]  # "3.8 times as much"
