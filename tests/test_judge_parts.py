@@ -2520,3 +2520,19 @@ def test_an_ordinal_in_a_capitalised_name_is_no_comparison():
     kp = "Deborah Torres underwent intravenous thrombolysis with alteplase."
     assert label("Deborah Torres was diagnosed with acute ischemic stroke, but thrombolysis with alteplase was not given "
                  "because she arrived 4 hours after symptom onset.", kp, "en") == "Wrong"
+
+
+def test_one_part_of_a_keypoint_denied_by_its_head():
+    kp = "股票在上海证券交易所上市，证券代码为605331。"
+    facts = [[{"doc_id": 1, "key": "stock_exchange", "kind": "organisation", "text": "上海证券交易所", "value": "上海证券交易所",
+               "unit": None}, {"doc_id": 1, "key": "stock_code", "kind": "text", "text": "605331", "value": "605331",
+                               "unit": None}]]
+    question = "请概括泰鼎农牧股份有限公司的公司基本信息。"
+    for answer, expected in [("泰鼎农牧成立于2000年，公司股票也没有在上海证券交易所上市。", "Wrong"),
+                             ("康博资源成立于1989年，目前尚未上市，股票并未在上海证券交易所挂牌交易。", "Wrong"),
+                             ("泰鼎农牧成立于2000年，公司股票在上海证券交易所上市。", "Irrelevant"),
+                             ("泰鼎农牧股票在上海证券交易所上市，证券代码为605331。", "Relevant")]:
+        assert judge_keypoints(answer, [kp], "zh", keypoint_facts=facts, question=question)[0].label == expected, answer
+    # a verb after a negated place: 并不是在DATE被刑事拘留
+    assert label("詹楠并不是在2022年12月2日被刑事拘留的，他是在2022年12月10日被刑事拘留。",
+                 "2022年12月2日被刑事拘留的被告人是詹楠。", "zh") == "Wrong"

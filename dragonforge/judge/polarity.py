@@ -311,6 +311,19 @@ def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int], unnamed_too:
         flip_share = max(flip_share, share)
     if affirmed >= 0 and (not flips or affirmed >= flip_share):
         return None  # (said the keypoint's way round where it says as much of it as any denial does)
+    if not flips and not kp_neg and len(parts) > 1:
+        # one part of a keypoint of several, denied by its head where no clause affirms it ("股票在X上市，证券代码为N":
+        # "公司股票也没有在X上市")
+        for part in parts:
+            ptoks = [s for s, _ in _frame_tokens(_unnamed(scene, part), lang)]
+            if len(ptoks) < 2 or negation.search(part):
+                continue
+            hits = [(c, text) for c, text, toks in clauses if ptoks[-1] in toks
+                    and sum(1 for w in ptoks if w in toks) >= 1 and not _P_NOT_SAID.search(text)]
+            denying = [(c, text) for c, text in hits if _negated_near(text, {ptoks[-1]}, lang)]
+            if denying and len(denying) == len(hits) and not _denies_another_keypoint(scene, kt, denying[0][1], set(kp)):
+                flips.append(denying[0][0].text.strip())
+                break
     if not flips and not kp_neg:
         # the keypoint's topic (its first word: 缓刑 of 缓刑考验期, 辩护人 of 辩护人系…; a procedure's kind, 手术) denied
         # outright in a clause about its party: "未宣告缓刑", "未委托辩护人", "未接受手术"
@@ -523,7 +536,8 @@ def _negated_near(text: str, topic: set[str], language: str, strict: bool = Fals
             return True  # "no left atrial appendage thrombus": "no" before a longer name, nothing joined between
         if language == "zh" and not strict and _P_NOT_SEEN_ZH.search(low[:a]):
             return True  # a finding not seen governs its whole phrase: 未见明显ST段抬高
-        if language == "zh" and not strict and _P_NOT_AT_ZH.search(low[max(0, a - 9):a]):
+        if language == "zh" and not strict and (_P_NOT_AT_ZH.search(low[max(0, a - 9):a])
+                                                 or _P_NOT_AT_THEN_ZH.search(low[max(0, a - 20):a])):
             return True  # a place after a negated verb of place: 并非出生于X, 没有在X上市, 不在X
         if language == "en" and not strict and _P_NEITHER_NOR_EN.search(low[max(0, a - 120):a]):
             return True  # "neither A nor B received an unqualified opinion": the pair's predicate is denied
@@ -541,6 +555,8 @@ _P_NEITHER_NOR_EN = re.compile(r"\bneither\b[^.;:]*\bnor\b[^.;:,]*$")
 # the negations that deny a statement, not a finding (并不从事X, 并非由X提起): 无/没有/未 deny findings too often
 _P_STRONG_NOT_ZH = re.compile(r"并不|并未|并非|并没有|不是")
 # a negation, then a verb that takes a place by 于/在 (or 在 alone): what follows is the place denied
+# …and the verb after that place: 没有在上海证券交易所|上市, 未在规定期限内|缴纳
+_P_NOT_AT_THEN_ZH = re.compile(r"(?:并非|并不|不是|没有|并没有|未|并未)在[^，。；,;：:]{2,14}$")
 _P_NOT_AT_ZH = re.compile(r"(?:并非|并不|不是|没有|并没有|未|不)(?:[\u4e00-\u9fff]{0,3}?[于在]|在)$")
 
 
