@@ -2536,3 +2536,10 @@ def test_one_part_of_a_keypoint_denied_by_its_head():
     # a verb after a negated place: 并不是在DATE被刑事拘留
     assert label("詹楠并不是在2022年12月2日被刑事拘留的，他是在2022年12月10日被刑事拘留。",
                  "2022年12月2日被刑事拘留的被告人是詹楠。", "zh") == "Wrong"
+
+
+def test_a_chinese_denial_of_two_symptoms_the_keypoint_affirms():
+    kp = "刘涛的主诉为咳嗽、气喘加重10天。"
+    assert label("彭秀荣的主诉为右侧腰腹部绞痛7小时；刘涛入院时否认咳嗽、气喘。", kp, "zh", [kp, "彭秀荣的主诉为右侧腰腹部绞痛7小时。"]) \
+        == "Wrong"
+    assert label("刘涛否认高血压病史，主诉咳嗽、气喘加重10天。", kp, "zh") == "Relevant"

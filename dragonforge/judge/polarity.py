@@ -553,7 +553,7 @@ def _negated_near(text: str, topic: set[str], language: str, strict: bool = Fals
 
 _P_NEITHER_NOR_EN = re.compile(r"\bneither\b[^.;:]*\bnor\b[^.;:,]*$")
 # the negations that deny a statement, not a finding (并不从事X, 并非由X提起): 无/没有/未 deny findings too often
-_P_STRONG_NOT_ZH = re.compile(r"并不|并未|并非|并没有|不是")
+_P_STRONG_NOT_ZH = re.compile(r"并不|并未|并非|并没有|不是|否认")
 # a negation, then a verb that takes a place by 于/在 (or 在 alone): what follows is the place denied
 # …and the verb after that place: 没有在上海证券交易所|上市, 未在规定期限内|缴纳
 _P_NOT_AT_THEN_ZH = re.compile(r"(?:并非|并不|不是|没有|并没有|未|并未)在[^，。；,;：:]{2,14}$")
