@@ -2543,3 +2543,13 @@ def test_a_chinese_denial_of_two_symptoms_the_keypoint_affirms():
     assert label("彭秀荣的主诉为右侧腰腹部绞痛7小时；刘涛入院时否认咳嗽、气喘。", kp, "zh", [kp, "彭秀荣的主诉为右侧腰腹部绞痛7小时。"]) \
         == "Wrong"
     assert label("刘涛否认高血压病史，主诉咳嗽、气喘加重10天。", kp, "zh") == "Relevant"
+
+
+def test_a_chinese_kinds_modifier_word_holding_a_function_character():
+    # 经营 of 合资经营, 对外 of 对外授权 are words of their own, not the function words 经/对
+    kp = "2018年7月17日的重大合同事项涉及临床阶段抗体药物对外授权协议。"
+    question = "祥远生物医药股份有限公司于2018年7月17日披露的重大合同事项结果如何？"
+    answer = "2018年7月17日，公司与信博实业有限公司签订了合资经营协议。"
+    assert judge_keypoints(answer, [kp], "zh", question=question)[0].label == "Wrong"
+    answer = "2018年7月17日，公司签订了临床阶段抗体药物对外授权协议。"
+    assert judge_keypoints(answer, [kp], "zh", question=question)[0].label == "Relevant"

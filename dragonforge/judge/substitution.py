@@ -660,6 +660,9 @@ _P_ZH_KIND_GOES_ON = re.compile(r"程序|请求|时效|费|过程|阶段|代理|
 _P_EN_KIND_PIECE = re.compile(r"[^,;:.()\[\]!?]+")
 
 
+_NOT_IN_A_MODIFIER_WORD_ZH = set("的了为是于在被将把从无未不非没否患犯")
+
+
 def _kinds(text: str, language: str) -> list[tuple[int, frozenset[str], int, str]]:
     """Each (group, modifier words, position, as written) of an entry named by a kind head in ``text`` (names blanked):
     the words before the head back to a verb, a stop word or punctuation, less those that only rank it."""
@@ -675,8 +678,9 @@ def _kinds(text: str, language: str) -> list[tuple[int, frozenset[str], int, str
                     words = [w for w in _jieba().lcut(before) if w]
                     mod: list[str] = []
                     for w in reversed(words):
-                        if w in _ZH_BEFORE_KIND or w in _STOP_ZH or any(c in _NOT_A_MODIFIER_ZH for c in w) \
-                                or len(mod) >= 6:
+                        if w in _ZH_BEFORE_KIND or w in _STOP_ZH or len(mod) >= 6 or any(
+                                c in (_NOT_A_MODIFIER_ZH if len(w) == 1 else _NOT_IN_A_MODIFIER_WORD_ZH) for c in w):
+                            # (a word of its own, 经营 of 合资经营 or 对外 of 对外授权, is no function word)
                             break
                         mod.append(w)
                     shown = "".join(reversed(mod)) + head
