@@ -2553,3 +2553,13 @@ def test_a_chinese_kinds_modifier_word_holding_a_function_character():
     assert judge_keypoints(answer, [kp], "zh", question=question)[0].label == "Wrong"
     answer = "2018年7月17日，公司签订了临床阶段抗体药物对外授权协议。"
     assert judge_keypoints(answer, [kp], "zh", question=question)[0].label == "Relevant"
+
+
+def test_a_made_up_measure_answers_an_unanswerable_question():
+    q = "What is the height of Katelyn Ramos, admitted to Christinamouth General Hospital on November 10, 2022?"
+    for answer, expected in [("Katelyn Ramos is 165 cm tall.", "Wrong"),
+                             ("Katelyn Ramos was born in 1979 and works as a trader.", "Irrelevant"),
+                             ("The records do not give her height.", "Relevant")]:
+        assert judge_keypoints(answer, ["Unable to answer"], "en", unanswerable=True, question=q)[0].label == expected
+    assert judge_keypoints("她身高165厘米。", ["无法回答"], "zh", unanswerable=True,
+                           question="韩雪的身高是多少？")[0].label == "Wrong"
