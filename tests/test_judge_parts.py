@@ -2563,3 +2563,19 @@ def test_a_made_up_measure_answers_an_unanswerable_question():
         assert judge_keypoints(answer, ["Unable to answer"], "en", unanswerable=True, question=q)[0].label == expected
     assert judge_keypoints("她身高165厘米。", ["无法回答"], "zh", unanswerable=True,
                            question="韩雪的身高是多少？")[0].label == "Wrong"
+
+
+def test_a_place_named_only_of_the_other_party_is_no_place_of_this_one():
+    kps = ["Bush Chemical Industries Corporation is headquartered in Houston, Texas.",
+           "Evans Networks Holdings is headquartered in Charlotte, North Carolina."]
+    facts = [_facts("place", "Houston, Texas")[0], _facts("place", "Charlotte, North Carolina")[0]]
+    answer = ("Bush Chemical Industries Corporation is headquartered in Charlotte, North Carolina; Evans Networks Holdings "
+              "is headquartered in Houston, Texas.")
+    assert [x.label for x in judge_keypoints(answer, kps, "en", keypoint_facts=facts)] == ["Wrong", "Wrong"]
+    answer = ("Bush Chemical Industries Corporation is headquartered in Houston, Texas; Evans Networks Holdings "
+              "is headquartered in Charlotte, North Carolina.")
+    assert [x.label for x in judge_keypoints(answer, kps, "en", keypoint_facts=facts)] == ["Relevant", "Relevant"]
+    kps = ["华新股份有限公司总部位于黑龙江省哈尔滨市。", "远山股份有限公司总部位于江苏省无锡市。"]
+    facts = [_facts("place", "黑龙江省哈尔滨市")[0], _facts("place", "江苏省无锡市")[0]]
+    answer = "华新股份有限公司总部位于江苏省无锡市；远山股份有限公司总部位于黑龙江省哈尔滨市。"
+    assert [x.label for x in judge_keypoints(answer, kps, "zh", keypoint_facts=facts)] == ["Wrong", "Wrong"]

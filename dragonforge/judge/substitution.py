@@ -1262,8 +1262,8 @@ def _place_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[Key
         if lang == "zh":
             units = [u for u in _P_ZH_PLACE.findall(_P_PROVINCE.sub(" ", place)) if len(u) >= 3]
             own = units[-1] if units else None  # the most specific unit: 哈尔滨市 of 黑龙江省哈尔滨市
-            if own is None or own[:-1] in ans.text:
-                continue
+            if own is None or own[:-1] in ans.text and (not mine or any(own[:-1] in c.text for c in clauses)):
+                continue  # (the answer names the place, unless only of another party)
             lead = kt.text[:kt.text.find(place)][-4:] if place in kt.text else ""
             provinces = [p[:-1] if p.endswith("省") else p for p in _P_PROVINCE.findall(place)]
             for c in clauses:
@@ -1282,8 +1282,9 @@ def _place_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[Key
                         return f"answer says {said[1]} where keypoint says {place}"
             continue
         words = [w for w in re.findall(r"[A-Z][a-z]+", place) if w.lower() not in _STOP_EN]
-        if not words or re.search(rf"\b{words[0]}\b", ans.text):
-            continue  # (the answer names the place: its first, most specific name)
+        if not words or re.search(rf"\b{words[0]}\b", ans.text) and (not mine or any(
+                re.search(rf"\b{words[0]}\b", c.text) for c in clauses)):
+            continue  # (the answer names the place, its first, most specific name, unless only of another party)
         rest = kt.text.replace(place, " ")
         frame = {_stem(w) for w in re.findall(r"[A-Za-z]+", rest)}
         kinds = [f for f in _PLACE_FRAMES_EN if f & frame]
