@@ -2579,3 +2579,17 @@ def test_a_place_named_only_of_the_other_party_is_no_place_of_this_one():
     facts = [_facts("place", "黑龙江省哈尔滨市")[0], _facts("place", "江苏省无锡市")[0]]
     answer = "华新股份有限公司总部位于江苏省无锡市；远山股份有限公司总部位于黑龙江省哈尔滨市。"
     assert [x.label for x in judge_keypoints(answer, kps, "zh", keypoint_facts=facts)] == ["Wrong", "Wrong"]
+
+
+def test_the_facts_party_denied_its_part():
+    kp, facts = "负责诊疗操作的医师为蔡桂英。", _facts("person", "蔡桂英")
+    for answer, expected in [("主治医师为李俊；胸腔穿刺抽液术并非由蔡桂英医师实施，蔡桂英未参与该操作。", "Wrong"),
+                             ("胸腔穿刺抽液术由蔡桂英医师实施。", "Relevant")]:
+        assert judge_keypoints(answer, [kp], "zh", keypoint_facts=facts)[0].label == expected, answer
+    kp, facts = "相关方为德华证券有限责任公司。", _facts("organisation", "德华证券有限责任公司")
+    answer = "瑞恒饮品2022年2月4日的非公开发行股票由公司自行组织实施，德华证券有限责任公司并未参与。"
+    assert judge_keypoints(answer, [kp], "zh", keypoint_facts=facts)[0].label == "Wrong"
+    kp, facts = "The counsel is a lawyer of Whitmore & Khan Law Firm.", _facts("organisation", "Whitmore & Khan Law Firm")
+    for answer, expected in [("The counsel was Brooke Wilson. Wilson is not with Whitmore & Khan Law Firm.", "Wrong"),
+                             ("The counsel was Brooke Wilson of Whitmore & Khan Law Firm.", "Relevant")]:
+        assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label == expected, answer

@@ -233,6 +233,9 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
             or _allergy_denied(kt, scene, kp_parties)
         if swapped:
             return "Wrong", swapped
+    denied = next((i for i in named_by_facts if _party_denied(scene, i)), None)
+    if denied is not None and label != "Wrong":
+        return "Wrong", f"answer denies {scene.entities[denied].name} the keypoint's part"
     absent = [i for i in named_by_facts if not scene.mentioned(i)
               and not any(a in scene.question for a in scene.entities[i].aliases)]  # the question names it
     if absent:
@@ -242,6 +245,23 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
     if label == "Relevant" and absent:
         return "Irrelevant", f"does not name {scene.entities[absent[0]].name}"  # a build fact's name is the value
     return label, reason
+
+
+# a party said not to have taken the part the keypoint gives it: "并非由X实施", "X并未参与", "not with X", "X did not
+# take part"
+_P_PARTY_DENIED_BEFORE = re.compile(r"(?:并非|并不是|不是|而非)(?:由|是)?$|\b(?:not|never)\s+(?:by|with|from|at)\s+(?:the\s+)?$|"
+                                    r"\b(?:rather than|instead of|other than)\s+(?:the\s+)?$", re.I)
+_P_PARTY_DENIED_AFTER = re.compile(r"^(?:医师|医生|律师|检察员|审判员|书记员)?(?:并未|未曾|未|没有|并没有|从未|不曾)(?:参与|参加|出庭|实施|负责|担任|到庭)|"
+                                   r"^\s+(?:(?:was|is|were)\s+not\s+(?:involved|present|a party)|did\s+not\s+(?:take part|"
+                                   r"participate|appear|attend|act)|(?:had|has)\s+no\s+(?:role|part))\b", re.I)
+
+
+def _party_denied(scene: _Scene, party: int) -> bool:
+    """Is every mention of a party (the keypoint's fact's) in the answer one that denies it its part?"""
+    text = scene.answer.text
+    spots = [(a, b) for a, b, i in scene.mentions if i == party]
+    return bool(spots) and all(_P_PARTY_DENIED_BEFORE.search(text[max(0, a - 12):a])
+                               or _P_PARTY_DENIED_AFTER.search(text[b:b + 24]) for a, b in spots)
 
 
 def _owner_of_asked_value(scene: _Scene, parties: list[int]) -> int | None:
