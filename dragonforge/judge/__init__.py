@@ -40,9 +40,13 @@ For each keypoint of a query (``core.judge_keypoints``):
    category after "is a" (``substitution._category_after_is_a``) or under the build fact's own field label
    ("Occupation: …", ``substitution._field_label_swap``), another set of ECG leads, or another kind of
    contract, dispute or industry on a head of its group (``substitution._kind_swap``: 工程施工合同 for 开发建设合同, a patent
-   case for a contract dispute), or the keypoint's drug said not to be given (``substitution._drug_denied``), or its allergy
-   denied (``polarity._allergy_denied``) makes it Wrong.
-5. A keypoint whose build facts name a party is not Relevant unless the answer names that party.
+   case for a contract dispute), another procedure by its surgical suffix (``substitution._procedure_swap``:
+   hysterectomy for myomectomy), another member of a Chinese category after its own label
+   (``substitution._zh_member_swap``: 细菌性肺炎 for 肺炎支原体肺炎), or the keypoint's drug said not to be given
+   (``substitution._drug_denied``), or its allergy denied (``polarity._allergy_denied``) makes it Wrong.
+5. A keypoint whose build facts name a party is Wrong when the answer names that party only to deny its part
+   (``core._party_denied``: 并非由X实施, "not with X"), or names another in its place in the keypoint's or the
+   question's words (``core._stand_in``); it is not Relevant unless the answer names that party.
 
 "No information" or a refusal is Irrelevant, never Wrong, on an answerable question.
 """
