@@ -2407,18 +2407,6 @@ def test_another_procedure_by_its_surgical_suffix_is_wrong():
                  "He underwent coronary angiography.", "en") != "Wrong"
 
 
-def test_the_facts_lead_read_past_articles_and_names():
-    facts = [[{"doc_id": 1, "key": "procedure.name", "kind": "text", "text": "thyroid biopsy", "value": "thyroid biopsy",
-               "unit": None}]]
-    kp = "Maria Lopez underwent a thyroid biopsy."
-    for answer, expected in [("Maria Lopez underwent radiotherapy.", "Wrong"),  # ("underwent a" leads to "underwent")
-                             ("She underwent radiotherapy of the neck.", "Wrong"),  # (the name's verb, a pronoun's)
-                             ("She underwent a thyroid biopsy.", "Relevant"),
-                             ("She underwent it without complications.", "Irrelevant"),  # (no other filler)
-                             ("She underwent surgery.", "Irrelevant")]:
-        assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label == expected, answer
-
-
 def test_a_stand_in_said_in_the_words_the_question_asks_with():
     kps = ["The defence counsel was Brooke Wilson.", "The counsel is a lawyer of Whitmore & Khan Law Firm."]
     facts = [_facts("person", "Brooke Wilson")[0], _facts("organisation", "Whitmore & Khan Law Firm")[0]]
@@ -2443,14 +2431,6 @@ def test_a_stand_in_said_in_the_words_the_question_asks_with():
     answer = "提供的资料中未包含天恒机械股份有限公司2022年度公司治理的相关信息。"
     assert judge_keypoints(answer, [kp], "zh", keypoint_facts=_facts("organisation", "汇远会计师事务所（特殊普通合伙）"),
                            question="请概述天恒机械股份有限公司2022年度的公司治理情况。")[0].label == "Irrelevant"
-
-
-def test_neither_nor_denies_the_pairs_predicate():
-    kps = ["Mann Software Inc received an unqualified opinion.", "Jimenez Chemical Industries Inc received an unqualified opinion."]
-    answer = "Neither Mann Software Inc nor Jimenez Chemical Industries Inc received an unqualified audit opinion."
-    assert [x.label for x in judge_keypoints(answer, kps, "en")] == ["Wrong", "Wrong"]
-    answer = "Neither Mann Software Inc nor Jimenez Chemical Industries Inc was fined; both received an unqualified opinion."
-    assert [x.label for x in judge_keypoints(answer, kps, "en")] == ["Relevant", "Relevant"]
 
 
 def test_a_facts_lead_with_a_pronoun_object_between_its_words():
@@ -2593,3 +2573,45 @@ def test_the_facts_party_denied_its_part():
     for answer, expected in [("The counsel was Brooke Wilson. Wilson is not with Whitmore & Khan Law Firm.", "Wrong"),
                              ("The counsel was Brooke Wilson of Whitmore & Khan Law Firm.", "Relevant")]:
         assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts)[0].label == expected, answer
+
+
+def test_second_review_of_this_stops_rules_false_wrongs():
+    # a diagnostic test beside the operation is no other operation
+    assert label("Abdominal ultrasonography showed multiple gallstones, and Maria Lopez underwent laparoscopic removal "
+                 "of the gallbladder.", "Maria Lopez underwent laparoscopic cholecystectomy.", "en") != "Wrong"
+    # a party denied another part, still said in the keypoint's words; a keypoint that is itself a denial
+    kp, facts = "控股股东为天恒控股集团有限公司。", _facts("organisation", "天恒控股集团有限公司")
+    assert judge_keypoints("天恒控股集团有限公司未参与本次认购，其仍为公司控股股东。", [kp], "zh",
+                           keypoint_facts=facts)[0].label != "Wrong"
+    kp, facts = "蔡桂英医师未参与该手术。", _facts("person", "蔡桂英")
+    assert judge_keypoints("蔡桂英医师未参与该手术。", [kp], "zh", keypoint_facts=facts)[0].label == "Relevant"
+    # the fact's party said plainly answers the keypoint, whatever else the answer denies
+    kp, facts = "辩护人为李明。", _facts("person", "李明")
+    answer = "被告人王军未委托辩护人，本院依法通知法律援助中心指派律师李明为其辩护。"
+    assert judge_keypoints(answer, [kp], "zh", keypoint_facts=facts, question="哪位律师为被告人王军辩护？")[0].label \
+        != "Wrong"
+    # a lawyer of the other side, or one named after a refusal, stands in for no one
+    question = "Which lawyer represented Timothy Williams at the Maplewood Court, and where does that lawyer practise?"
+    kp, facts = "The defence counsel was Brooke Wilson.", _facts("person", "Brooke Wilson")
+    for answer in ["Timothy Williams appeared at the Maplewood Court; the prosecution was represented by Laura Hill.",
+                   "The documents do not name Timothy Williams's lawyer. However, co-defendant Mark Lee was represented "
+                   "by Laura Hill."]:
+        assert judge_keypoints(answer, [kp], "en", keypoint_facts=facts, question=question)[0].label != "Wrong", answer
+    # neither…nor is not read as a denial of what follows its verb
+    assert label("Neither Timothy Williams nor the prosecution appealed the sentence of three years' imprisonment.",
+                 "Timothy Williams was sentenced to three years' imprisonment.", "en") != "Wrong"
+    # the same diagnosis said with its site otherwise, a numeral in characters, the name in brackets
+    for answer, kp, fact in [("病理诊断为乳腺浸润性导管癌。", "诊断为左乳浸润性导管癌。", "左乳浸润性导管癌"),
+                             ("诊断为二型糖尿病。", "诊断为2型糖尿病。", "2型糖尿病"),
+                             ("诊断为社区获得性肺炎（肺炎支原体感染）。", "诊断为肺炎支原体肺炎。", "肺炎支原体肺炎")]:
+        assert judge_keypoints(answer, [kp], "zh", keypoint_facts=_facts("category", fact))[0].label != "Wrong", answer
+    # 相比 after one party ("张兵的刑期相比李林更短") is "than"; only 二者/两人/双方相比 compares the two
+    kps = ["李林的刑期为十个月。", "张兵的刑期为五个月。", "被告人李林的刑期更长。"]
+    assert [x.label for x in judge_keypoints("李林的刑期为十个月，张兵的刑期为五个月，张兵的刑期相比李林更短。", kps, "zh",
+                                             question="被告人李林与张兵谁的刑期更长？")][2] == "Relevant"
+    # a measure not said as the asked attribute answers no unanswerable question
+    for answer, q in [("韩雪因从约3米高处坠落入院。", "韩雪的身高是多少？"),
+                      ("His hospital bill came to $4,200.", "What is the annual income of Tom Reed?")]:
+        language = "zh" if "韩" in answer else "en"
+        kp = "无法回答" if language == "zh" else "Unable to answer"
+        assert judge_keypoints(answer, [kp], language, unanswerable=True, question=q)[0].label != "Wrong", answer

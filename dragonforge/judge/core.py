@@ -216,7 +216,9 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
     if label != "Wrong":
         # whom the keypoint speaks of: not the party that is its fact's value ("辩护人系X律师事务所律师" is the
         # defendant's, whom the question names), so "王军没有委托辩护人" denies it
-        valued = bool(named_by_facts) and all(i in named_by_facts for i in kp_parties)
+        valued = bool(named_by_facts) and all(i in named_by_facts for i in kp_parties) and not any(
+            i in named_by_facts and not _P_NEGATION_ANY.search((_clause_of(scene.answer, a) or _NO_CLAUSE).text)
+            for a, _, i in scene.mentions)  # (the fact's party said plainly, "指派律师李明为其辩护", answers it)
         subject = kp_parties + [i for i, e in enumerate(scene.entities) if i not in kp_parties
                                 and any(a in scene.question for a in e.aliases)] if valued else kp_parties
         swapped = _frame_substitution(kt, scene, kp_parties) or _swapped_clause(kt, scene) or \
@@ -233,7 +235,7 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
             or _allergy_denied(kt, scene, kp_parties)
         if swapped:
             return "Wrong", swapped
-    denied = next((i for i in named_by_facts if _party_denied(scene, i)), None)
+    denied = next((i for i in named_by_facts if _party_denied(scene, i, kt)), None)
     if denied is not None and label != "Wrong":
         return "Wrong", f"answer denies {scene.entities[denied].name} the keypoint's part"
     absent = [i for i in named_by_facts if not scene.mentioned(i)
@@ -256,12 +258,26 @@ _P_PARTY_DENIED_AFTER = re.compile(r"^(?:医师|医生|律师|检察员|审判�
                                    r"participate|appear|attend|act)|(?:had|has)\s+no\s+(?:role|part))\b", re.I)
 
 
-def _party_denied(scene: _Scene, party: int) -> bool:
-    """Is every mention of a party (the keypoint's fact's) in the answer one that denies it its part?"""
-    text = scene.answer.text
+def _party_denied(scene: _Scene, party: int, kt: _Text) -> bool:
+    """Is every mention of a party (the keypoint's fact's) in the answer one that denies it its part, in a keypoint
+    that denies nothing, where no other clause says the keypoint's words ("X未参与本次认购，其仍为控股股东")?"""
+    ans, lang = scene.answer, scene.language
+    text = ans.text
+    if _P_NEGATION_ANY.search(kt.text):
+        return False  # (the keypoint's own denial, "X未参与该手术", is said, not denied)
     spots = [(a, b) for a, b, i in scene.mentions if i == party]
-    return bool(spots) and all(_P_PARTY_DENIED_BEFORE.search(text[max(0, a - 12):a])
-                               or _P_PARTY_DENIED_AFTER.search(text[b:b + 24]) for a, b in spots)
+    if not spots or not all(_P_PARTY_DENIED_BEFORE.search(text[max(0, a - 12):a])
+                            or _P_PARTY_DENIED_AFTER.search(text[b:b + 24]) for a, b in spots):
+        return False
+    words = _kp_words(kt, scene)
+    ours = {party} | {i for _, _, i in scene.mentions_in(kt.text)}
+    denying = {i for i, c in enumerate(ans.clauses) for a, _ in spots if c.span[0] <= a < c.span[1]}
+    return not any(i not in denying and words and _coverage(words, scene.blank(c.text), lang) >= 0.5
+                   and {j for a, _, j in scene.mentions if c.span[0] <= a < c.span[1]} <= ours
+                   for i, c in enumerate(ans.clauses))  # (a clause naming only its parties, or none, that says it)
+
+
+_P_NEGATION_ANY = re.compile(r"未|没有|并非|不是|否认|\b(?:not|no|never|did not|didn't)\b", re.I)
 
 
 def _owner_of_asked_value(scene: _Scene, parties: list[int]) -> int | None:
@@ -323,9 +339,12 @@ def _stand_in(kt: _Text, scene: _Scene, person: int, kp_parties: list[int]) -> i
         said = {_RELATION_SAME.get(w, w) for w in _content_tokens(scene.blank(text), lang)}
         if others and not relation & said:  # said in the question's words only: a party of its kind, not the
             # question's own, in a clause that is no refusal
+            sentence = _sentence(ans, a)  # (a refusal anywhere in its sentence: "… do not name X. However, B was …")
             others = [i for i in others if scene.entities[i].org >= org and not any(
                 al in scene.question for al in scene.entities[i].aliases)] if asked & said and not (
-                _P_REFUSAL_ZH.search(text) or _P_REFUSAL_EN_ANYWHERE.search(text)) else []
+                _P_REFUSAL_ZH.search(sentence) or _P_REFUSAL_EN_ANYWHERE.search(sentence)
+                or any(m[0] not in kt.text and m[0].lower() not in scene.question.lower()
+                       for m in _P_OTHER_SIDE.finditer(text))) else []  # (the keypoint's own side: 公诉机关)
         others = [i for i in others if not _part_of_name(scene.entities[i], scene.entities[person])]
         if not others:
             continue
@@ -338,6 +357,11 @@ def _stand_in(kt: _Text, scene: _Scene, person: int, kp_parties: list[int]) -> i
             # answer names no other party of its kind, and the answer names no other party of the query there)
         return others[0]
     return None
+
+
+# the other side of a case, or another defendant: a lawyer "represented" them, not the keypoint's party
+_P_OTHER_SIDE = re.compile(r"\b(?:prosecut\w*|plaintiff|claimant|respondent|victim|co-defendant|other defendant)\b|"
+                           r"公诉|检察|原告|被害人|同案|另一被告", re.I)
 
 
 def _part_of_name(ent: _Entity, of: _Entity) -> bool:

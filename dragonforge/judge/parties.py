@@ -183,7 +183,7 @@ def _judge_comparison(kt: _Text, scene: _Scene, kp_cmp: tuple[int, int, str], wo
 _P_NAMED_AFTER = re.compile(r"(?:更|较|比较)?[\u4e00-\u9fff]{1,2}的(?:是|为)\s*|[a-z]+(?:\s+one)?\s+(?:was|is)\s+", re.I)
 
 
-_P_THAN = re.compile(r"(?:(?<![相对])比|没有|不如|than\s+)$", re.I)  # (not 两人相比: "comparing the two")
+_P_THAN = re.compile(r"(?:(?<!者相)(?<!人相)(?<!方相)比|没有|不如|than\s+)$", re.I)  # (not 两人相比: "comparing the two")
 
 
 def _comparison_subject(scene: _Scene, pos: int, si: int, subject: int) -> int | None:
@@ -200,6 +200,11 @@ def _comparison_subject(scene: _Scene, pos: int, si: int, subject: int) -> int |
         if after:
             return after[0][2]
     clause = _clause_of(ans, pos)
+    if clause is None and ans.text[pos - 1:pos + 1] == "相比" and any(m[0] == pos + 1 for m in mentions):
+        # "张兵的刑期|相比|李林更短": 相比 then the party compared with, so the subject is the party before it
+        lead = [m for m in mentions if sa <= m[0] < pos - 1]
+        if lead:
+            return lead[-1][2]
     start = clause.span[0] if clause else sa
     own = [m for m in mentions if start <= m[0] < pos
            and not _P_THAN.search(ans.text[max(0, m[0] - 6):m[0]])]  # (the party it is compared with)

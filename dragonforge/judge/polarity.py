@@ -131,7 +131,7 @@ _P_CMP_ZH = re.compile(r"(?:更|较|比较|略|稍|要)(年轻|年长|高|低|�
                        r"(?<![\u4e00-\u9fff][大小多少高低长短])([早晚])了?(?=约?[\d一二三四五六七八九十两半]+[年个天日周])|"
                        r"(在先|在前|率先|先于|在后|后于)|(先)(?=出院|入院|召开|发生|作出|完成|成立|上市|就诊|手术|批准|审议|举行|作案|审理|判决|开庭|被|起诉|提起|宣判|受理|"
                        r"立案|披露|逮捕|拘留)|"
-                       r"(?<![相对])比(?![例较重率对赛])(?:[^，。；,;\d（(]|[（(][^）)]{0,16}[）)]){1,20}?(?:更|还)?(年轻|年长|高|低|多|少|大|小|长|短|早|晚|快|慢)")
+                       r"(?<!者相)(?<!人相)(?<!方相)比(?![例较重率对赛])(?:[^，。；,;\d（(]|[（(][^）)]{0,16}[）)]){1,20}?(?:更|还)?(年轻|年长|高|低|多|少|大|小|长|短|早|晚|快|慢)")
 _P_TIMES_AS_EN = re.compile(r"\b(?:\d+(?:\.\d+)?\s+times|twice)\s+as\s+(?:much|many|large|high|long|big)\b", re.I)
 _ZH_CMP_SIGN = {"年轻": _LESS, "年长": _MORE, "高": _MORE, "低": _LESS, "多": _MORE, "少": _LESS, "大": _MORE,
                 "小": _LESS, "长": _MORE, "短": _LESS, "早": _LESS, "晚": _MORE, "快": _LESS, "慢": _MORE,
@@ -539,8 +539,6 @@ def _negated_near(text: str, topic: set[str], language: str, strict: bool = Fals
         if language == "zh" and not strict and (_P_NOT_AT_ZH.search(low[max(0, a - 9):a])
                                                  or _P_NOT_AT_THEN_ZH.search(low[max(0, a - 20):a])):
             return True  # a place after a negated verb of place: 并非出生于X, 没有在X上市, 不在X
-        if language == "en" and not strict and _P_NEITHER_NOR_EN.search(low[max(0, a - 120):a]):
-            return True  # "neither A nor B received an unqualified opinion": the pair's predicate is denied
         if language == "en" and not strict and _P_NOT_DONE_AFTER_EN.match(low, b):
             return True  # "thrombolysis with alteplase was not given": a passive denial after its subject
         if language == "en" and not strict and _P_NOT_DO_EN.search(low[max(0, a - 60):a]):
@@ -551,7 +549,6 @@ def _negated_near(text: str, topic: set[str], language: str, strict: bool = Fals
     return False
 
 
-_P_NEITHER_NOR_EN = re.compile(r"\bneither\b[^.;:]*\bnor\b[^.;:,]*$")
 # the negations that deny a statement, not a finding (并不从事X, 并非由X提起): 无/没有/未 deny findings too often
 _P_STRONG_NOT_ZH = re.compile(r"并不|并未|并非|并没有|不是|否认")
 # a negation, then a verb that takes a place by 于/在 (or 在 alone): what follows is the place denied

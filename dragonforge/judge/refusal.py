@@ -59,20 +59,23 @@ def _is_unanswerable_keypoint(text: str) -> bool:
 
 
 # a measure a question asks for, and how an answer gives one: "What is the height of X?" is answered by "165 cm tall"
-_MEASURES = ((re.compile(r"\bheight\b|\bhow tall\b|身高", re.I),
-              re.compile(r"\d\s*(?:cm|centimet(?:er|re)s?|m|met(?:er|re)s?|feet|foot|ft|inch(?:es)?)\b|\btall\b|"
+_MEASURES = ((re.compile(r"\bheight\b|\bhow tall\b|身高", re.I), re.compile(r"\btall\b|\bheight\b|身高", re.I),
+              re.compile(r"\d\s*(?:cm|centimet(?:er|re)s?|m|met(?:er|re)s?|feet|foot|ft|inch(?:es)?)\b|"
                          r"\d\s*(?:厘米|公分|米)", re.I)),
              (re.compile(r"\bweight\b|\bhow much does .{1,40} weigh\b|体重", re.I),
-              re.compile(r"\d\s*(?:kg|kilograms?|lbs?|pounds?)\b|\bweighs?\b|\d\s*(?:公斤|千克|斤)", re.I)),
+              re.compile(r"\bweighs?\b|\bweight\b|体重", re.I),
+              re.compile(r"\d\s*(?:kg|kilograms?|lbs?|pounds?)\b|\d\s*(?:公斤|千克|斤)", re.I)),
              (re.compile(r"\bincome\b|\bsalary\b|\bearnings?\b|\bwages?\b|收入|工资|薪", re.I),
+              re.compile(r"\bincome\b|\bsalary\b|\bearns?\b|\bearnings?\b|\bwages?\b|收入|工资|薪", re.I),
               re.compile(r"[$¥€£]\s*\d|\d\s*(?:dollars|yuan|元|万元)", re.I)))
+# (the measure said as the asked attribute's: "165 cm tall", not "fell from 3 metres", not "a $4,200 bill")
 
 
 def _off_the_question(answer: str, question: str, language: str) -> bool:
     """The answer says nothing of what the question asks: none of the question's content words, names
     and values aside, is in it ("born in 1979, a trader" for "what is his blood type?"), nor a measure of the kind
     it asks for ("165 cm tall" for "what is her height?")."""
-    if any(asks.search(question) and gives.search(answer) for asks, gives in _MEASURES):
+    if any(asks.search(question) and named.search(answer) and gives.search(answer) for asks, named, gives in _MEASURES):
         return False
     if language == "en":
         question = _P_CAPITALISED.sub(" ", question)

@@ -935,7 +935,9 @@ def _procedure_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | No
     for c in scene.clauses_about(set(kp_parties)):
         if any(d.refusal and d.sentence == c.sentence for d in scene.answer.clauses) or _P_NOT_DONE_EN.search(c.text):
             continue
-        theirs = {m.lower() for m in _P_PROCEDURE_EN.findall(c.text)} - ours - asked
+        theirs = {m.lower() for m in _P_PROCEDURE_EN.findall(c.text) if not m.lower().endswith(("graphy", "scopy"))
+                  or any(p.endswith(("graphy", "scopy")) for p in ours)} - ours - asked
+        # (a test beside an operation, ultrasonography, is no other operation; another test for a test is)
         theirs = {p for p in theirs if not any(_procedure_root(p) in k.lower() for k in (scene.question, kt.text))}
         if not theirs:
             continue
@@ -995,8 +997,6 @@ def _dosed_as_another(drug: str, span: tuple[int, int], kt: _Text, scene: _Scene
 
 # --- another filler after the fact's own lead words ----------------------------------------------------
 
-_P_NO_FILLER_EN = re.compile(r"(?:it|this|that|them|these|those|one|both|the same|(?:an?\s+)?(?:surgery|operation|"
-                             r"procedure|treatment|therapy|intervention))\b(?!\s+(?:of|on|for|to)\b)", re.I)
 _P_HOW = re.compile(r"(?:given|made|done|taken|not|also|[a-z]+ed)\b", re.I)  # a participle says how, not what
 _P_ZH_COPULA_END = re.compile(r"(?:为|是|系|于|在|位于|患有|患)$")
 _P_EN_LEAD_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
@@ -1038,14 +1038,10 @@ def _fact_lead_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list
             if len(lead) < 2 or not all(_P_CJK.match(c) for c in lead):
                 continue
         else:
-            lead_words = [w for w in _P_EN_LEAD_WORD.findall(before) if w.lower() not in ("a", "an", "the")][-2:]
+            lead_words = _P_EN_LEAD_WORD.findall(before)[-2:]
             if len(lead_words) < 2 or all(w.lower() in _NOT_A_MODIFIER_EN for w in lead_words):
                 continue  # ("has no": no lead of its own)
             lead = " ".join(lead_words).lower()
-            if any(a.split()[-1] == lead_words[0].lower() for e in scene.entities if not e.org for a in e.aliases):
-                if lead_words[1].lower() in _NOT_A_MODIFIER_EN or len(lead_words[1]) < 4:
-                    continue  # ("Ada Cole is a": a name and a copula lead to no slot of their own)
-                lead = lead_words[1].lower()  # "Danielle Jackson underwent X": "she underwent Y" fills it too
         for c in ans.clauses:
             if c.refusal:
                 continue
@@ -1053,8 +1049,7 @@ def _fact_lead_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list
             if mine and named and not named & mine:
                 continue  # a clause about someone else
             text = c.text if lang == "zh" else c.text.lower()
-            i = text.find(lead) if lang == "zh" or " " in lead else next(
-                (m.start() for m in re.finditer(rf"\b{re.escape(lead)}\b", text)), -1)
+            i = text.find(lead)
             if i < 0 and lang == "en" and " " in lead:  # "convicted him of Y" for "A was convicted of X"
                 verb, _, prep = lead.partition(" ")
                 said_lead = re.search(rf"\b{re.escape(verb)}\s+(?:him|her|them|it)\s+{re.escape(prep)}\b", text)
@@ -1070,8 +1065,8 @@ def _fact_lead_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list
             if lang == "zh":
                 rest = re.sub(r"^(?:为|是|系|于|在|位于|患有|患)", "", rest)
             filler = _content_tokens(scene.blank(rest), lang)
-            if _P_HOW.match(rest.strip()) or (lang == "en" and _P_NO_FILLER_EN.match(rest.strip())):
-                continue  # "the drug was given orally": how, not what; "underwent it", "underwent surgery": no other
+            if _P_HOW.match(rest.strip()):
+                continue  # "the drug was given orally": how, not what
             if _P_REFUSAL_ZH.search(rest) or _P_REFUSAL_EN_ANYWHERE.search(rest):
                 continue  # "…的诊断在资料中未明确": the value is said to be missing
             if filler and _coverage(own, rest if org else scene.blank(rest), lang) < 0.5:
@@ -1086,6 +1081,16 @@ def _fact_lead_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list
                 if other:
                     return f"answer names {other} where keypoint names {fact.text}"
     return None
+
+
+_ZH_DIGITS = str.maketrans("一二三四五六七八九", "123456789")
+
+
+def _common_suffix(a: str, b: str) -> str:
+    n = 0
+    while n < min(len(a), len(b)) and a[-1 - n] == b[-1 - n]:
+        n += 1
+    return a[len(a) - n:]
 
 
 def _in_order(short: str, long: str) -> bool:
@@ -1115,8 +1120,11 @@ def _zh_member_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list
             said = re.search(rf"{lead[1]}(?:为|是|系)([\u4e00-\u9fff0-9]{{3,20}})", c.text)
             if said is None:
                 continue
-            other = said[1]
-            if other[-2:] == name[-2:] and not _in_order(other, name) and not _in_order(name, other) and \
+            other = said[1].translate(_ZH_DIGITS)
+            head = len(_common_suffix(other, name.translate(_ZH_DIGITS)))
+            ours, theirs = name.translate(_ZH_DIGITS)[:-head or None], other[:-head or None]
+            if head >= 2 and not set(ours) & set(theirs) and ours not in ans.text.translate(_ZH_DIGITS) and \
+                    not _in_order(other, name) and not _in_order(name, other) and \
                     not re.search(r"未|没有|并非|不是|否认|排除|除外", c.text[max(0, said.start() - 4):said.start()]):
                 return f"answer says {other} where keypoint says {name}"
     return None
