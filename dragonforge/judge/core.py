@@ -338,13 +338,14 @@ def _stand_in(kt: _Text, scene: _Scene, person: int, kp_parties: list[int]) -> i
                   # (a person the question names is its premise, not a stand-in)
         said = {_RELATION_SAME.get(w, w) for w in _content_tokens(scene.blank(text), lang)}
         if others and not relation & said:  # said in the question's words only: a party of its kind, not the
-            # question's own, in a clause that is no refusal
-            sentence = _sentence(ans, a)  # (a refusal anywhere in its sentence: "… do not name X. However, B was …")
-            others = [i for i in others if scene.entities[i].org >= org and not any(
-                al in scene.question for al in scene.entities[i].aliases)] if asked & said and not (
-                _P_REFUSAL_ZH.search(sentence) or _P_REFUSAL_EN_ANYWHERE.search(sentence)
-                or any(m[0] not in kt.text and m[0].lower() not in scene.question.lower()
-                       for m in _P_OTHER_SIDE.finditer(text))) else []  # (the keypoint's own side: 公诉机关)
+            # question's own, in a sentence that declines nothing, of no other side than the keypoint's (公诉机关)
+            sentence = _sentence(ans, a)
+            if not asked & said or _P_REFUSAL_ZH.search(sentence) or _P_REFUSAL_EN_ANYWHERE.search(sentence) or any(
+                    m[0] not in kt.text and m[0].lower() not in scene.question.lower()
+                    for m in _P_OTHER_SIDE.finditer(text)):
+                continue
+            others = [i for i in others if scene.entities[i].org >= org
+                      and not any(al in scene.question for al in scene.entities[i].aliases)]
         others = [i for i in others if not _part_of_name(scene.entities[i], scene.entities[person])]
         if not others:
             continue
@@ -710,22 +711,20 @@ def _label_said_otherwise(kt: _Text, scene: _Scene, found: list[tuple[Value, Val
             return None
         return [w for w in words[:at] if w not in scene.premise and (lang == "en" or len(w) >= 2)], words[at]
 
-    def listed(t: _Text, v: Value) -> tuple[list[str], str] | None:
+    def listed(t: _Text, v: Value) -> list[str]:
         """A member named before its figure with no head word, as lists write it ("备件销售1.73亿元",
-        "medical devices brought in $X"): the piece's words that are not verbs."""
+        "medical devices brought in $X"): the piece's words that are not verbs, nor the keypoint's or question's."""
         piece = scene.blank(piece_before(t, v))
         if lang == "en":
             piece = " ".join(w for w in re.findall(r"[A-Za-z][A-Za-z'-]*", piece) if not _P_NOT_A_FILLER.fullmatch(w))
-        words = [w for w in _content_tokens(piece, lang) if lang == "en" or len(w) >= 2]
-        return (words, "") if words else None
+        return [w for w in _content_tokens(piece, lang) if (lang == "en" or len(w) >= 2)
+                and w not in kp_all and w not in scene.premise]
 
     for k, a, _ in found:
         ours = named(kt, k)
         theirs = named(ans, a)
-        if ours and ours[0] and theirs is None:
-            theirs = listed(ans, a)
-            if theirs is not None:
-                theirs = ([w for w in theirs[0] if w not in kp_all and w not in scene.premise], ours[1])
+        if ours and ours[0] and theirs is None and (members := listed(ans, a)):
+            theirs = members, ours[1]  # (read under the keypoint's head)
         if not ours or not theirs or ours[1] != theirs[1] or not ours[0]:
             continue
         if _share(tuple(ours[0]), said_all, lang) > 0 or (lang == "zh" and any(

@@ -1083,7 +1083,7 @@ def _fact_lead_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list
     return None
 
 
-_ZH_DIGITS = str.maketrans("一二三四五六七八九", "123456789")
+_ZH_DIGITS = str.maketrans({c: str(d) for c, d in _CN_DIGITS.items()})  # (二型 is 2型)
 
 
 def _common_suffix(a: str, b: str) -> str:
