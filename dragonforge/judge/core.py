@@ -66,6 +66,7 @@ from dragonforge.judge.polarity import (
     _comparatives,
     _direction,
     _direction_clash,
+    _negated,
     _negation_flip,
     _opposite_word,
     _polarity_clash,
@@ -217,7 +218,7 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
         # whom the keypoint speaks of: not the party that is its fact's value ("辩护人系X律师事务所律师" is the
         # defendant's, whom the question names), so "王军没有委托辩护人" denies it
         valued = bool(named_by_facts) and all(i in named_by_facts for i in kp_parties) and not any(
-            i in named_by_facts and not _P_NEGATION_ANY.search((_clause_of(scene.answer, a) or _NO_CLAUSE).text)
+            i in named_by_facts and not _negated((_clause_of(scene.answer, a) or _NO_CLAUSE).text, lang)
             for a, _, i in scene.mentions)  # (the fact's party said plainly, "指派律师李明为其辩护", answers it)
         subject = kp_parties + [i for i, e in enumerate(scene.entities) if i not in kp_parties
                                 and any(a in scene.question for a in e.aliases)] if valued else kp_parties
@@ -263,7 +264,7 @@ def _party_denied(scene: _Scene, party: int, kt: _Text) -> bool:
     that denies nothing, where no other clause says the keypoint's words ("X未参与本次认购，其仍为控股股东")?"""
     ans, lang = scene.answer, scene.language
     text = ans.text
-    if _P_NEGATION_ANY.search(kt.text):
+    if _negated(kt.text, lang):
         return False  # (the keypoint's own denial, "X未参与该手术", is said, not denied)
     spots = [(a, b) for a, b, i in scene.mentions if i == party]
     if not spots or not all(_P_PARTY_DENIED_BEFORE.search(text[max(0, a - 12):a])
@@ -277,7 +278,6 @@ def _party_denied(scene: _Scene, party: int, kt: _Text) -> bool:
                    for i, c in enumerate(ans.clauses))  # (a clause naming only its parties, or none, that says it)
 
 
-_P_NEGATION_ANY = re.compile(r"未|没有|并非|不是|否认|\b(?:not|no|never|did not|didn't)\b", re.I)
 
 
 def _owner_of_asked_value(scene: _Scene, parties: list[int]) -> int | None:
