@@ -1951,6 +1951,18 @@ def test_enlarged_and_shrunk_are_directions():
     assert label("The repeat ultrasound showed that the abscess cavity had shrunk to 3.0 cm.", kp, "en") == "Relevant"
 
 
+def test_cut_and_reduce_are_directions():
+    kp = "Carter Foods Corporation cut its water use intensity by 12.5%."
+    for answer in ["Carter Foods Corporation saw its water use intensity rise by 12.5%.",
+                   "Carter Foods Corporation's water use intensity increased 12.5% year on year."]:
+        assert label(answer, kp, "en") == "Wrong", answer
+    for answer in ["Carter Foods Corporation reduced its water use intensity by 12.5%.",
+                   "Carter Foods Corporation lowered its water use intensity by 12.5%."]:
+        assert label(answer, kp, "en") == "Relevant", answer
+    assert label("Its energy intensity rose 3.1%.", "The company raised its energy intensity by 3.1%.", "en") \
+        == "Relevant"
+
+
 def test_amount_grades_and_surrender_forms_are_closed_class_members():
     assert label("The court graded the amount as relatively large.", "The court found a huge amount.", "en") == "Wrong"
     assert label("The court found the amount huge.", "The court found a huge amount.", "en") != "Wrong"

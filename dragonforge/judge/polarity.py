@@ -17,10 +17,11 @@ from dragonforge.judge.words import _P_DIR_WORD_EN, _STOP_EN, _frame_tokens, _ha
 
 _UP, _DOWN = 1, -1
 _DIRECTION_EN = {**{w: _UP for w in "increase increased increases increasing grew grow grows growth rose rise rises "
-                    "risen rising up gain gained climbed climb jumped surged expanded higher-than enlarged enlarging".split()},
+                    "risen rising up gain gained climbed climb jumped surged expanded higher-than enlarged enlarging raised boosted"
+                    .split()},
                  **{w: _DOWN for w in "decrease decreased decreases decreasing decline declined declines declining "
                     "fell fall falls fallen falling drop dropped drops down reduced reduction shrank contracted "
-                    "slipped shrunk shrinking".split()}}
+                    "slipped shrunk shrinking cut cuts cutting reduce reduces reducing lowered slashed trimmed".split()}}
 _DIRECTION_ZH = [(re.compile(r"增长|上升|提高|增加|上涨|增至|升高|升至|提升|扩大"), _UP),
                  (re.compile(r"下降|减少|降低|下滑|下跌|减至|降至|缩小|回落"), _DOWN)]
 _OPPOSITES_EN = [("above", "below"), ("positive", "negative"), ("benign", "malignant"), ("lighter", "heavier"),
