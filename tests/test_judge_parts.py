@@ -1963,6 +1963,14 @@ def test_cut_and_reduce_are_directions():
         == "Relevant"
 
 
+def test_a_time_of_day_after_a_denied_date_is_denied_too():
+    kp = "案发时间为21时30分许。"
+    facts = [[{"doc_id": 1, "key": "time", "kind": "text", "text": "21时30分许", "value": "21时30分许", "unit": None}]]
+    for answer, expected in [("王强的抢劫行为并不是在2021年3月5日晚上21时30分许发生的，实际作案是在次日凌晨。", "Wrong"),
+                             ("王强于2021年3月5日晚上21时30分许实施抢劫，并不是在次日凌晨。", "Relevant")]:
+        assert judge_keypoints(answer, [kp], "zh", keypoint_facts=facts)[0].label == expected, answer
+
+
 def test_amount_grades_and_surrender_forms_are_closed_class_members():
     assert label("The court graded the amount as relatively large.", "The court found a huge amount.", "en") == "Wrong"
     assert label("The court found the amount huge.", "The court found a huge amount.", "en") != "Wrong"

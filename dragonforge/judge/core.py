@@ -655,11 +655,15 @@ _P_DEADLINE_AFTER = re.compile(r"^\s*(?:之?前|以前|之?后|以后)")
 
 def _value_negated(t: _Text, v: Value) -> bool:
     lang = t.language
-    end = v.span[1]
+    start, end = v.span
     for w in sorted(t.values, key=lambda x: x.span[0]):
         if end <= w.span[0] <= end + 1:
             end = w.span[1]  # a date and its time of day (2020年8月28日20时50分许并不是…)
-    return (_P_NEGATED_BEFORE[lang].search(t.text[max(0, v.span[0] - 12):v.span[0]]) is not None
+    for w in sorted(t.values, key=lambda x: -x.span[0]):
+        if w.span[1] <= start and re.fullmatch(r"\s*(?:上午|下午|中午|凌晨|早上|晚上|夜间|傍晚|at|,)?\s*",
+                                                  t.text[w.span[1]:start]):
+            start = w.span[0]  # a time of day after its date (并不是在DATE上午10时50分许)
+    return (_P_NEGATED_BEFORE[lang].search(t.text[max(0, start - 12):start]) is not None
             and not _P_DEADLINE_AFTER.match(t.text[end:end + 4])
             or _P_NEGATED_AFTER[lang].search(t.text[end:end + 12]) is not None)
 
