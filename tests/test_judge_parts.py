@@ -1971,6 +1971,14 @@ def test_a_time_of_day_after_a_denied_date_is_denied_too():
         assert judge_keypoints(answer, [kp], "zh", keypoint_facts=facts)[0].label == expected, answer
 
 
+def test_one_listed_finding_denied_word_for_word_is_a_denial():
+    kp = "胸部CT提示右肺下叶实变，少量胸腔积液，纵隔淋巴结肿大约12mm。"
+    assert label("胸部CT示右肺下叶实变，未见胸腔积液，纵隔淋巴结肿大约12mm。", kp, "zh") == "Wrong"
+    assert label("胸部CT示右肺下叶实变伴少量胸腔积液，纵隔淋巴结肿大约12mm。", kp, "zh") == "Relevant"
+    # a finding the keypoint itself denies is no clash when the answer denies it too
+    assert label("胸部CT未见胸腔积液，纵隔淋巴结肿大约12mm。", "胸部CT无胸腔积液，纵隔淋巴结肿大约12mm。", "zh") == "Relevant"
+
+
 def test_amount_grades_and_surrender_forms_are_closed_class_members():
     assert label("The court graded the amount as relatively large.", "The court found a huge amount.", "en") == "Wrong"
     assert label("The court found the amount huge.", "The court found a huge amount.", "en") != "Wrong"

@@ -636,6 +636,15 @@ def _negation_flip(kp: str, text: str, language: str) -> str | None:
             word = m[1]
             if ("有" + word) in text and not re.search(rf"(?:无|没有|未){word}", text):
                 return f"answer says 有{word} where keypoint says {m[0]}"
+        # one finding of a list the keypoint affirms, denied by the answer word for word ("未见胰周渗出" for
+        # "胰腺肿胀，胰周渗出，…"), where the answer never affirms it
+        for part in re.split(r"[，,；;、。：:]", re.sub(r"^\s*\d+[.、)]\s*", "", kp)):
+            core = re.sub(r"^(?:提示|示|可见|见|伴有|伴|并)?(?:少量|中量|大量|少许|轻度|中度|重度|明显)?", "", part.strip())
+            if len(core) < 3 or not re.fullmatch(r"[\u4e00-\u9fff]+", core) or _P_NEGATION_ZH.search(part):
+                continue
+            denied = list(re.finditer(rf"(?:未见|未发现|未闻及|未触及|无明显|无|没有|不伴|并无){re.escape(core)}", text))
+            if denied and text.count(core) == len(denied):
+                return f"answer says {denied[0][0]} where keypoint says {core}"
         return None
     low = text.lower()
     for m in _P_NEG_EN.finditer(kp.lower()):
