@@ -1979,6 +1979,18 @@ def test_one_listed_finding_denied_word_for_word_is_a_denial():
     assert label("胸部CT未见胸腔积液，纵隔淋巴结肿大约12mm。", "胸部CT无胸腔积液，纵隔淋巴结肿大约12mm。", "zh") == "Relevant"
 
 
+def test_a_keypoint_term_that_is_a_comparative_can_be_denied():
+    kp = "Her confession and remorse allowed a lighter sentence."
+    for answer in ["The court found that her confession and remorse did not justify any lighter sentence.",
+                   "Her confession and remorse did not allow a lighter sentence."]:
+        assert label(answer, kp, "en") == "Wrong", answer
+    assert label("Her confession and remorse allowed a lighter sentence.", kp, "en") == "Relevant"
+    # an ordinal in the keypoint is no comparative of its own: "did not meet first" denies no meeting
+    kp = "Baker Foods Group held its First Extraordinary General Meeting of 2021 on March 2, 2021."
+    assert label("Baker Foods Group did not meet first; its extraordinary general meeting came later.", kp, "en") \
+        != "Wrong"
+
+
 def test_amount_grades_and_surrender_forms_are_closed_class_members():
     assert label("The court graded the amount as relatively large.", "The court found a huge amount.", "en") == "Wrong"
     assert label("The court found the amount huge.", "The court found a huge amount.", "en") != "Wrong"

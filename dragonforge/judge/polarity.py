@@ -245,6 +245,7 @@ def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int], unnamed_too:
     mine = set(kp_parties)
     flips = []
     clauses = []
+    kp_cmp = {w.lower() for _, _, w in _comparatives(body, lang)}
     for c in ans.clauses:
         if c.refusal:
             continue
@@ -254,8 +255,10 @@ def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int], unnamed_too:
         text = ans.masked[c.span[0]:c.span[1]]
         if _P_NOT_BEYOND.search(text):
             continue  # "没有超出参考范围": a reading's status said by a negation, not a denial
-        if _negated_comparison(ans.masked[c.span[0]:c.span[1] + 3], lang):  # (a clause may end at its 晚于)
-            continue  # a negated comparison ("并不比乙年轻", "没有乙快") denies the comparison, not the reading
+        seg = ans.masked[c.span[0]:c.span[1] + 3]  # (a clause may end at its 晚于)
+        if _negated_comparison(seg, lang) and not {w for _, _, w in _comparatives(seg, lang)} & kp_cmp:
+            continue  # a negated comparison ("并不比乙年轻", "没有乙快") denies the comparison, not the reading (unless
+            # the keypoint's own term is the comparative: "did not allow a lighter punishment")
         clauses.append((c, text, {s for s, _ in _frame_tokens(_unnamed(scene, text), lang)}))
     for part in parts:  # what the keypoint denies ("否认高血压、糖尿病病史"), the answer must not affirm
         m = negation.search(part)
