@@ -1991,6 +1991,24 @@ def test_a_keypoint_term_that_is_a_comparative_can_be_denied():
         != "Wrong"
 
 
+def test_a_bound_the_keypoint_value_breaks_is_wrong_and_one_it_keeps_is_not():
+    kp = "资产负债率为56.3%。"
+    assert label("公司资产负债率不足五成。", kp, "zh") == "Wrong"
+    assert label("公司资产负债率不足50%。", kp, "zh") == "Wrong"
+    assert label("公司资产负债率不足六成。", kp, "zh") != "Wrong"
+    assert label("公司资产负债率不超过60%。", kp, "zh") != "Wrong"
+    assert label("公司资产负债率约五成半。", kp, "zh") == "Relevant"
+    kp = "The hotel segment accounted for 34.6% of operating revenue."
+    assert label("The hotel segment brought in less than a third of operating revenue.", kp, "en") == "Wrong"
+    assert label("The hotel segment brought in more than a third of operating revenue.", kp, "en") != "Wrong"
+    assert label("The hotel segment brought in less than 40% of operating revenue.", kp, "en") != "Wrong"
+    # "adds up to" is a total, not a bound; a bound against the keypoint's own bound is another value
+    assert label("Ann Lee stayed 12 days and Bo Chen 12 days as well, which adds up to 24 days.",
+                 "Together they spent 23 days in hospital.", "en") == "Wrong"
+    assert label("Urine ketones cleared within 48 hours.", "Urine ketones cleared within 18 hours.", "en") == "Wrong"
+    assert label("两人合计住院时间不超过两周。", "两人合计住院17天。", "zh") == "Wrong"
+
+
 def test_amount_grades_and_surrender_forms_are_closed_class_members():
     assert label("The court graded the amount as relatively large.", "The court found a huge amount.", "en") == "Wrong"
     assert label("The court found the amount huge.", "The court found a huge amount.", "en") != "Wrong"

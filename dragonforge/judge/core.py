@@ -408,9 +408,13 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
         words = _kp_words(kt, scene, _context_span(kt, k, values)) or _kp_words(
             kt, scene, (_clause_of(kt, k.span[0]) or _NO_CLAUSE).span)  # "Revenue in 2020 was $407.89 million"
         good, elsewhere = [], False
+        bounded: list[Value] = []
         for a in (a for a in live if _same_value(k, a)):
             said_of = scene.parties(a.span[0], kinds)
-            if mine and said_of and not said_of & mine and not _names_counterparty(kt, scene, a, mine):
+            if _bound(ans, a) and not _bound(kt, k) and k.kind != "date" and a.value != k.value \
+                    and not _bound_holds(ans, a, k):
+                bounded.append(a)  # "不足四成" for 44.2%: a bound near the value that the value breaks
+            elif mine and said_of and not said_of & mine and not _names_counterparty(kt, scene, a, mine):
                 elsewhere = True  # the value is there, but said of another party
                 given.append((k, a, said_of))
             elif mine and len(said_of) > 1 and scene.owner(a.span[0]) not in mine and _parallel(a, scene, live):
@@ -436,6 +440,11 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
                 elsewhere = True  # "2018年营业收入为X，上年同期为Y": X is this year's, not "上年同期营业收入为X"
             else:
                 good.append((a, bool(said_of & mine)))
+        broken = bounded[0] if bounded else None
+        if not good and broken is not None:
+            wrong.append(f"answer says {'over' if _bound(ans, broken) > 0 else 'under'} {broken.text} where keypoint "
+                         f"has {k.text}")
+            continue
         if not good:
             missing.append((k, words, elsewhere))
             continue
@@ -818,17 +827,34 @@ _P_TOTAL = re.compile(r"合计|共计|总计|一共|共|\b(?:in total|in all|tot
                       r"added up to|between them)\b", re.I)
 _P_OVER = re.compile(r"(?:\b(?:more|longer|greater|higher|larger|later) than|\bover|\bexceeding|\babove|\bat least|超过|大于|多于|长于|"
                      r"高于|逾)\s*$|^\s*(?:以上|余)", re.I)
-_P_UNDER = re.compile(r"(?:\b(?:less|shorter|fewer|lower|smaller|earlier) than|\bunder|\bbelow|\bat most|\bup to|\bwithin|"
-                      r"不足|不到|少于|小于|短于|低于|未满)\s*$|^\s*(?:以下|以内|之内)", re.I)
+_P_UNDER = re.compile(r"(?:\b(?:less|shorter|fewer|lower|smaller|earlier) than|\bunder|\bbelow|\bat most|(?<!adds )(?<!add )"
+                      r"(?<!added )\bup to|\bwithin|不足|不到|少于|小于|短于|低于|未满)\s*$|^\s*(?:以下|以内|之内)", re.I)
+# a bound word negated ("不超过两周", "no more than 14 days", "not less than"): the other side
+_P_BOUND_NOT = re.compile(r"(?:不|未|没有|并未|\bnot|\bno)\s*$", re.I)
 
 
 def _bound(t: _Text, v: Value) -> int:
     """+1 where ``v`` is said as a lower bound ("more than 7 days", 超过7天, 7天以上), -1 as an upper bound ("less
     than 7 days", 不足7天), 0 where it is said as the value itself."""
     before, after = t.text[max(0, v.span[0] - 20):v.span[0]], t.text[v.span[1]:v.span[1] + 3]
-    over = bool(_P_OVER.search(before) or _P_OVER.match(after))
-    under = bool(_P_UNDER.search(before) or _P_UNDER.match(after))
-    return 1 if over and not under else -1 if under and not over else 0
+    over_m, under_m = _P_OVER.search(before), _P_UNDER.search(before)
+    over = bool(over_m or _P_OVER.match(after))
+    under = bool(under_m or _P_UNDER.match(after))
+    side = 1 if over and not under else -1 if under and not over else 0
+    m = over_m or under_m
+    if side and m and _P_BOUND_NOT.search(before[:m.start()]):
+        return -side  # "不超过两周" is at most two weeks
+    return side
+
+
+def _bound_holds(ans: _Text, a: Value, k: Value) -> bool:
+    """Answer value ``a`` is said as a bound ("不足50%", "more than half of") that keypoint value ``k`` keeps: it
+    does not contradict ``k`` (44.2% is under 50%), though it does not state it either."""
+    side = _bound(ans, a)
+    if not side or k.kind == "date" or a.unit != k.unit or not isinstance(a.value, float | int) \
+            or not isinstance(k.value, float | int):
+        return False
+    return float(k.value) > float(a.value) if side > 0 else float(k.value) < float(a.value)
 
 
 def _said_as_total(ans: _Text, a: Value) -> bool:
@@ -1234,13 +1260,14 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
     """An answer value of the same kind said of the same fact and party: it contradicts ``k``."""
     lang, ans = scene.language, scene.answer
     words = tuple(w for w in words if w not in _MEASURE_WORDS) or words  # ("the hemoglobin result": hemoglobin)
-    candidates = [a for a in live if _conflicts(k, a)]
     kp_dates = [v for v in kp_values if v.kind == "date" and v is not k]
     theirs = {w for s in others for w in s.words}
     distinct = tuple(w for w in words if w not in theirs)  # the words only this keypoint has
     best, best_score = None, -1.0
     event_word = _event_word(k, scene)
     own_kp = _keypoint_of(k, scene)
+    kp_bounded = own_kp is not None and _bound(own_kp, k) != 0  # (a bound against a bound: "within 48 hours" for 18)
+    candidates = [a for a in live if _conflicts(k, a) and (kp_bounded or not _bound_holds(ans, a, k))]
     own_text = own_kp.masked if own_kp is not None else ""
     own_kp_text = own_kp.text if own_kp is not None else ""
     k_drugs = _drugs(own_kp_text, lang)

@@ -155,6 +155,17 @@ _P_PERCENT = re.compile(rf"(?<![\d.])([-−－]?)({_NUM})\s*(?:%|％|\s?percent(
                         re.I)
 _P_PERCENT_CN = re.compile(r"百分之([零〇一二两三四五六七八九十百点]+)")
 
+# 四成 (four tenths), 四成半; not 一成不变, 成立, 成为, 九成新
+_P_TENTHS_ZH = re.compile(r"(?:(?<=[占约近足到过逾于达为是仅有了，,：:\s])|^)([一二两三四五六七八九])成(半)?"
+                          r"(?![不立为功本员交果绩熟新型分品都长器年])")
+_EN_FRACTIONS = {"a-half": 50.0, "one-half": 50.0, "half": 50.0, "a-third": 100 / 3, "one-third": 100 / 3,
+                 "two-thirds": 200 / 3, "a-quarter": 25.0, "one-quarter": 25.0, "three-quarters": 75.0,
+                 "a-fifth": 20.0, "one-fifth": 20.0, "a-tenth": 10.0, "one-tenth": 10.0}
+# an English fraction said as a bound of a share ("less than a quarter of", "more than half of")
+_P_FRACTION_BOUND_EN = re.compile(r"\b(?:less|fewer|more|greater|lower|higher) than\s+(a half|one half|half|a third|one third|"
+                                  r"two[- ]thirds|a quarter|one quarter|three[- ]quarters|a fifth|one fifth|a tenth|"
+                                  r"one tenth)(?=\s+of\b)", re.I)
+
 _CUR_PRE = r"(?P<pre>US\$|USD|RMB|CNY|HK\$|\$|¥|￥|人民币)"
 _CUR_POST = r"(?P<post>US dollars?|U\.S\. dollars?|dollars?|USD|yuan|RMB|CNY|美元|港元|人民币元|元)"
 _SCALE_EN = r"(?P<scale>thousand|million|billion|trillion|bn|mn|[mbk])"  # $92.77M, $1.2B, $350K
@@ -343,6 +354,11 @@ def _find_percents(f: _Finder) -> None:
     for m in _P_PERCENT_CN.finditer(f.text):
         v, step = _number(m[1])
         f.add("percent", v, *m.span(), unit="%", step=step)
+    for m in _P_TENTHS_ZH.finditer(f.text):  # 四成 is 40%, 四成半 45%: to the nearest ten (or five)
+        tenths = _CN_DIGITS[m[1]] + (0.5 if m[2] else 0)
+        f.add("percent", tenths * 10, *m.span(), unit="%", step=2.5 if m[2] else 5.0)
+    for m in _P_FRACTION_BOUND_EN.finditer(f.text):  # "less than a quarter of": a bound, never a value as such
+        f.add("percent", _EN_FRACTIONS[m[1].lower().replace(" ", "-")], *m.span(1), unit="%", step=0.0)
 
 
 def _currency(pre: str | None, post: str | None) -> str | None:
