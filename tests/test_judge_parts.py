@@ -2009,6 +2009,12 @@ def test_a_bound_the_keypoint_value_breaks_is_wrong_and_one_it_keeps_is_not():
     assert label("两人合计住院时间不超过两周。", "两人合计住院17天。", "zh") == "Wrong"
 
 
+def test_values_exchanged_between_labels_said_with_total_words():
+    kp = "负债总额为3.12亿元，所有者权益为6.75亿元。"
+    assert label("报告期末负债合计6.75亿元，所有者权益3.12亿元。", kp, "zh") == "Wrong"
+    assert label("报告期末负债合计3.12亿元，所有者权益6.75亿元。", kp, "zh") == "Relevant"
+
+
 def test_amount_grades_and_surrender_forms_are_closed_class_members():
     assert label("The court graded the amount as relatively large.", "The court found a huge amount.", "en") == "Wrong"
     assert label("The court found the amount huge.", "The court found a huge amount.", "en") != "Wrong"

@@ -913,8 +913,9 @@ def _other_period(kt: _Text, k: Value, values: list[Value], a: Value, scene: _Sc
 def _label_before(t: _Text, v: Value, language: str) -> str | None:
     """The content word written last before value ``v`` since the value before it ("residual of 160 mL": residual)."""
     start = max([x.span[1] for x in t.values if x.span[1] <= v.span[0]] + [0])
-    words = _content_tokens(t.masked[start:v.span[0]], language)
-    return words[-1] if words else None
+    words = [w for w in _content_tokens(t.masked[start:v.span[0]], language)
+             if w not in _AMOUNT_VERBS and w not in ("总额", "总数", "总量")]
+    return words[-1] if words else None  # (how an amount is said is no label: 负债总额 and 负债合计 are 负债)
 
 
 def _exchanged(kt: _Text, scene: _Scene, found: list[tuple[Value, Value, bool]]) -> str | None:
