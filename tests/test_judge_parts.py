@@ -2015,6 +2015,27 @@ def test_values_exchanged_between_labels_said_with_total_words():
     assert label("报告期末负债合计3.12亿元，所有者权益6.75亿元。", kp, "zh") == "Relevant"
 
 
+def test_a_category_said_of_the_other_party_the_question_names_is_wrong():
+    question = "What were the diagnoses of Ann Keller at Northside Hospital and of Tom Ruiz at Lakeview Clinic?"
+    kps = ["1. Ann Keller was diagnosed with acute appendicitis.", "2. Tom Ruiz was diagnosed with gastric ulcer."]
+    facts = [_facts("category", "acute appendicitis")[0], _facts("category", "gastric ulcer")[0]]
+
+    def judged(answer: str) -> list[str]:
+        return [x.label for x in judge_keypoints(answer, kps, "en", keypoint_facts=facts, question=question)]
+
+    assert judged("Ann Keller was diagnosed with gastric ulcer and Tom Ruiz with acute appendicitis.") == ["Wrong"] * 2
+    assert judged("Ann Keller was diagnosed with acute appendicitis and Tom Ruiz with gastric ulcer.") == ["Relevant"] * 2
+    # a shared subject gives the category to both
+    assert judged("Ann Keller and Tom Ruiz were both diagnosed with acute appendicitis.")[0] != "Wrong"
+    # a category each party's keypoint has (the sentence type) is no one's own
+    question = "被告人李强和被告人周敏的刑罚分别是什么？"
+    kps = ["1. 被告人李强被判处有期徒刑三年。", "2. 被告人周敏被判处有期徒刑一年。"]
+    facts = [_facts("category", "有期徒刑")[0], _facts("category", "有期徒刑")[0]]
+    labels = [x.label for x in judge_keypoints("李强犯盗窃罪；周敏被判处有期徒刑一年。", kps, "zh", keypoint_facts=facts,
+                                               question=question)]
+    assert labels[0] != "Wrong"
+
+
 def test_amount_grades_and_surrender_forms_are_closed_class_members():
     assert label("The court graded the amount as relatively large.", "The court found a huge amount.", "en") == "Wrong"
     assert label("The court found the amount huge.", "The court found a huge amount.", "en") != "Wrong"

@@ -10,10 +10,18 @@ import difflib
 import re
 from functools import lru_cache
 
-from dragonforge.judge.analysis import _P_REFUSAL_EN_ANYWHERE, _P_REFUSAL_ZH, _analyse, _Clause, _sentence, _Text
+from dragonforge.judge.analysis import (
+    _P_REFUSAL_EN_ANYWHERE,
+    _P_REFUSAL_ZH,
+    _analyse,
+    _Clause,
+    _clause_of,
+    _sentence,
+    _Text,
+)
 from dragonforge.judge.entities import _Entity, _org_kind, _party_kind
 from dragonforge.judge.parties import _answer_roles
-from dragonforge.judge.scene import _elliptical, _Scene, _unnamed
+from dragonforge.judge.scene import _NO_CLAUSE, _elliptical, _Scene, _unnamed
 from dragonforge.judge.values import _CN_DIGITS, _MONTH_RE, Value, _same_value
 from dragonforge.judge.words import (
     _P_CJK,
@@ -1377,3 +1385,49 @@ def _lead_swap(kt: _Text, scene: _Scene) -> str | None:
         return f"answer names leads {', '.join(sorted(theirs))} where keypoint names {', '.join(sorted(ours))}"
     return None
 
+
+
+_P_JOINT_SUBJECT = re.compile(r"\s*(?:,\s*)?(?:and|as well as|&|和|与|及|、|以及)\s*$", re.I)
+
+
+def _fact_given_to_other(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[KeypointFact]) -> str | None:
+    """The keypoint's category (a diagnosis, a charge) said of another party the question names, each party with
+    its own: "A was diagnosed with Y and B with X" for "A was diagnosed with X". Not where the two share a
+    subject ("A and B were both diagnosed with X")."""
+    mine = set(kp_parties)
+    if len(mine) != 1 or not scene.question:
+        return None
+    me = next(iter(mine))
+    lang, ans = scene.language, scene.answer
+
+    def asked(i: int) -> bool:
+        return any(a in scene.question for a in scene.entities[i].aliases)
+
+    if not scene.mentioned(me) or not asked(me):
+        return None
+    text = ans.text if lang == "zh" else ans.text.lower()
+    siblings = [(o.text.text if lang == "zh" else o.text.text.lower()) for o in scene.others(kt)]
+    for f in facts:
+        if f.kind != "category" or not f.text or len(f.text) < 3:
+            continue
+        needle = f.text if lang == "zh" else f.text.lower()
+        if any(needle in s for s in siblings):
+            continue  # a category every party has (有期徒刑 in each defendant's keypoint): no one's own
+        spots = [m.start() for m in re.finditer(re.escape(needle), text)
+                 if not (_clause_of(ans, m.start()) or _NO_CLAUSE).refusal]
+        owners = {scene.owner(p) for p in spots}
+        if len(owners) != 1 or None in owners or me in owners:
+            continue
+        other = next(iter(owners))
+        assert other is not None
+        if not asked(other) or _party_kind(scene.entities[other]) != _party_kind(scene.entities[me]):
+            continue
+        joint = False
+        for p in spots:  # "A and B were both diagnosed with X": the other is named with the keypoint's party
+            theirs = [m for m in scene.mentions if m[2] == other and m[1] <= p]
+            ours = [m for m in scene.mentions if m[2] == me and m[1] <= (theirs[-1][0] if theirs else 0)]
+            if theirs and ours and _P_JOINT_SUBJECT.fullmatch(ans.text[ours[-1][1]:theirs[-1][0]]):
+                joint = True
+        if not joint:
+            return f"answer gives {f.text} to {scene.entities[other].name}"
+    return None
