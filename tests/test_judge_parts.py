@@ -2036,6 +2036,13 @@ def test_a_category_said_of_the_other_party_the_question_names_is_wrong():
     assert labels[0] != "Wrong"
 
 
+def test_a_finding_ruled_out_after_its_name_is_denied():
+    kp = "Mark Hale was diagnosed with acute pancreatitis."
+    for answer in ["Acute pancreatitis was ruled out for Mark Hale.", "For Mark Hale, acute pancreatitis was ruled out."]:
+        assert label(answer, kp, "en") == "Wrong", answer
+    assert label("Mark Hale was diagnosed with acute pancreatitis; gallstones were ruled out.", kp, "en") == "Relevant"
+
+
 def test_amount_grades_and_surrender_forms_are_closed_class_members():
     assert label("The court graded the amount as relatively large.", "The court found a huge amount.", "en") == "Wrong"
     assert label("The court found the amount huge.", "The court found a huge amount.", "en") != "Wrong"

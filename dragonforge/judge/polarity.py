@@ -504,8 +504,8 @@ _P_NO_BEFORE_NAME = re.compile(r"\b(?:no|without)\b")
 
 
 _P_NOT_DONE_AFTER_EN = re.compile(r"(?:\s+(?!and\b|but\b|or\b|which\b)[a-z-]+){0,3}?\s+(?:was|were|is|are|has been|had been)"
-                                  r"(?: not|n't) (?:given|performed|done|administered|carried out|started|prescribed|"
-                                  r"used|found|seen|detected|observed|present|made)\b")
+                                  r"(?:(?: not|n't) (?:given|performed|done|administered|carried out|started|prescribed|"
+                                  r"used|found|seen|detected|observed|present|made)| ruled out)\b")
 _P_NOT_DO_EN = re.compile(r"\b(?:declined to|refused to|failed to|did not|does not|do not|was not|were not|never)\s+"
                           r"(?:(?!and\b|but\b|or\b|which\b|who\b|while\b|although\b|of\b|despite\b|until\b|after\b|"
                           r"before\b)[a-z-]+\s+){1,3}$|\b(?:acquitted|cleared)\s+(?:[a-z-]+\s+){0,4}?of\s+$")
