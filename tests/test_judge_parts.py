@@ -2043,6 +2043,18 @@ def test_a_finding_ruled_out_after_its_name_is_denied():
     assert label("Mark Hale was diagnosed with acute pancreatitis; gallstones were ruled out.", kp, "en") == "Relevant"
 
 
+def test_a_drug_named_with_its_salt_and_form_is_swapped_for_another():
+    kp = "所用药物为盐酸贝那普利片。"
+    question = "为控制血压给患者使用了什么药物？"
+    for answer, expected in [("控制血压用的是厄贝沙坦片，150mg口服。", "Wrong"), ("降压使用了尼可地尔。", "Wrong"),
+                             ("控制血压用的是盐酸贝那普利片，10mg口服。", "Relevant")]:
+        got = judge_keypoints(answer, [kp], "zh", keypoint_facts=_facts("category", "盐酸贝那普利片"),
+                              question=question)[0].label
+        assert got == expected, answer
+    assert judge_keypoints("Tom Reed was started on nicorandil.", ["The drug given was ramipril."], "en",
+                           question="Which drug was Tom Reed given?")[0].label == "Wrong"
+
+
 def test_amount_grades_and_surrender_forms_are_closed_class_members():
     assert label("The court graded the amount as relatively large.", "The court found a huge amount.", "en") == "Wrong"
     assert label("The court found the amount huge.", "The court found a huge amount.", "en") != "Wrong"

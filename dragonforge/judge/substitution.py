@@ -808,14 +808,14 @@ def _has_member(text: str, member: str, language: str) -> bool:
 # -profen, -olol, -pril, -sartan, -statin, -prazole, -tidine …), with the common names no stem covers; in Chinese
 # by the characters the approved transliterations give the same stems (头孢, 沙星, 洛芬, 普利, 他汀, 拉唑 …).
 _P_DRUG_EN = re.compile(
-    r"\b(?:[a-z]+(?:cillin|mycin|micin|cycline|floxacin|conazole|prazole|[a-z]vir|profen|fenac|coxib|olol|pril|"
+    r"\b(?:[a-z]+(?:cillin|[a-z]{2}dil|mycin|micin|cycline|floxacin|conazole|prazole|[a-z]vir|profen|fenac|coxib|olol|pril|"
     r"sartan|dipine|statin|parin|xaban|grel|grelor|tidine|setron|gliptin|glinide|glitazone|formin|azepam|zolam|triptan|cobalamin|"
     r"[a-z]mab|tinib|nisone|olone|methasone|semide|sulosin|azosin|steride|tropium|terol|sonide|phylline|lukast|metacin|methacin|dronate|gliflozin|oxetine|triptyline|peridol|apine|caine|cortisone|teplase|kinase)|cef[a-z]{3,}|insulin|aspirin|"
     r"acetaminophen|paracetamol|morphine|tramadol|ambroxol|warfarin|digoxin|nitroglycerin|dexamethasone)\b", re.I)
 _P_DRUG_ZH = re.compile(r"头孢|西林|霉素|环素|沙星|康唑|洛韦|他韦|洛芬|芬酸|昔布|洛尔|普利|沙坦|地平|他汀|肝素|沙班|格雷|拉唑|替丁|司琼|"
                         r"列汀|格列|双胍|西泮|唑仑|曲坦|单抗|替尼|尼松|米松|塞米|罗辛|雄胺|胰岛素|阿司匹林|对乙酰氨基酚|吗啡|"
                         r"曲马多|氨溴索|华法林|地高辛|硝酸甘油|尼龙|松龙|奈德|胺醇|巴坦|特罗|溴铵|氯铵|噻嗪|"
-                        r"美辛|膦酸|西汀|替林|卡因|硝唑|可的松|普酶")
+                        r"美辛|膦酸|西汀|替林|卡因|硝唑|可的松|普酶|地尔")
 
 
 _ZH_DRUG_PREFIXES = ("头孢", "格列")  # stems that open the name (头孢曲松); the others close it (左氧氟沙星)
@@ -888,8 +888,16 @@ def _drug_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
     # the keypoint's topic: its words but the drug's name (and the word after it: "flurbiprofen axetil", "sodium")
     # and the question's
     body = kt.masked if lang == "zh" else re.sub(rf"(?:{_P_DRUG_EN.pattern})(?:\s+[a-z]+)?", " ", kt.masked, flags=re.I)
+    names = set(ours)
+    if lang == "zh":  # the name with the salt written before it (苯磺酸氨氯地平)
+        for d in ours:
+            at = a = kt.text.find(d)
+            while a > 0 and _P_CJK.match(kt.text[a - 1]) and kt.text[a - 1] not in _ZH_BEFORE_DRUG:
+                a -= 1
+            if at >= 0:
+                names.add(kt.text[a:at + len(d)])
     words = {w for w in _content_tokens(scene.blank(body), lang) if not _drugs(w, lang)} - scene.premise \
-        - {w for d in ours for w in _content_tokens(d, lang)} - _ZH_GIVING  # (a name the stems do not know is no
+        - {w for d in names for w in _content_tokens(d, lang)} - _ZH_GIVING  # (a name the stems do not know is no
     # topic word, nor is a verb of giving: "所用药物为X" is about X as "the drug given was X" is)
     mine = set(kp_parties)
     for c in scene.clauses_about(mine):  # (not a clause about someone else)
