@@ -2055,6 +2055,16 @@ def test_a_drug_named_with_its_salt_and_form_is_swapped_for_another():
                            question="Which drug was Tom Reed given?")[0].label == "Wrong"
 
 
+def test_a_name_inside_an_appositive_does_not_take_the_value():
+    question = "What sentence did the court give the person who robbed Dana Price?"
+    kps = ["1. The robbery of Dana Price was committed by Owen Marsh.",
+           "2. Owen Marsh was sentenced to fixed-term imprisonment of 3 years and 2 months."]
+    for answer, expected in [
+            ("Owen Marsh (the defendant in the Dana Price case) was sentenced to 3 years and 8 months in prison.", "Wrong"),
+            ("Owen Marsh, the man who robbed Dana Price, was sentenced to 3 years and 2 months in prison.", "Relevant")]:
+        assert judge_keypoints(answer, kps, "en", question=question)[1].label == expected, answer
+
+
 def test_amount_grades_and_surrender_forms_are_closed_class_members():
     assert label("The court graded the amount as relatively large.", "The court found a huge amount.", "en") == "Wrong"
     assert label("The court found the amount huge.", "The court found a huge amount.", "en") != "Wrong"

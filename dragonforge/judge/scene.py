@@ -99,6 +99,7 @@ class _Scene:
         before = [m for m in mentions if m[1] <= pos]
         here = [m for m in before if _sentence_index(ans, m[0]) == si
                 and not self._counterparty(m[0], (_clause_of(ans, m[0]) or _NO_CLAUSE).span[0])]
+        here = [m for m in here if not self._appositive(m[0])] or here
         if here:
             last = _clause_of(ans, here[-1][0])
             return {i for p, _, i in here if last is None or last.span[0] <= p < last.span[1]}
@@ -136,6 +137,22 @@ class _Scene:
             if order:
                 return order[same.index(me)] if len(order) == len(same) else None
         return None
+
+    def _appositive(self, pos: int) -> bool:
+        """Is the party named at ``pos`` inside an English appositive that describes the party named just before
+        it ("Micheal Sheppard (the defendant in the Meagan Williams case) — …", "A, the victim's employer, …")? Its
+        names modify; they are not whom the sentence goes on about."""
+        if self.language == "zh":
+            return False
+        ans = self.answer
+        clause = _clause_of(ans, pos)
+        if clause is None or not _P_APPOSITIVE_EN.match(ans.text, clause.span[0]):
+            return False
+        lead = ans.text[:clause.span[0]].rstrip()
+        if not lead.endswith(("(", ",")):
+            return False
+        lead = lead[:-1].rstrip()
+        return any(b == len(lead) for _, b, _ in self.mentions)  # (right after a name)
 
     def _counterparty(self, pos: int, clause_start: int) -> bool:
         """Is the party named at ``pos`` the other side of its clause's act ("… became involved in litigation with
@@ -218,6 +235,9 @@ _P_LEAD_ONLY = re.compile(r"[\W_]*(?:on|in|at|by|于|在)?[\W_]*", re.I)  # a cl
 
 _P_JOINT_SUBJECT = re.compile(r"[两二三]人|[两二三]家|[两二]名(?:被告人|患者)")
 _P_JOINT_FIGURE = re.compile(r"[\u4e00-\u9fff]{0,2}?(?:合计|共计|总计|一共|累计|共)")
+
+
+_P_APPOSITIVE_EN = re.compile(r"\s*(?:the|a|an|who|whose)\b", re.I)
 
 
 def _fact_values(kt: _Text, facts: list[KeypointFact]) -> list[Value]:
