@@ -2065,6 +2065,21 @@ def test_a_name_inside_an_appositive_does_not_take_the_value():
         assert judge_keypoints(answer, kps, "en", question=question)[1].label == expected, answer
 
 
+def test_a_range_gives_the_end_of_a_term():
+    kps = ["1. The term starts on March 3, 2021.", "2. The term ends on September 2, 2023."]
+    for answer, expected in [("From March 3, 2021 through September 2, 2024.", "Wrong"),
+                             ("The term runs from March 3, 2021 to September 2, 2023.", "Relevant"),
+                             ("His sentence began on March 3, 2021 and runs until May 1, 2024.", "Wrong")]:
+        assert judge_keypoints(answer, kps, "en")[1].label == expected, answer
+    # another party's range is not this party's term
+    question = "When does the term of Lee Park end?"
+    answer = "Lee Park's term ends on September 2, 2023; Ana Cruz serves from March 3, 2021 to May 1, 2024."
+    assert judge_keypoints(answer, ["Lee Park's term ends on September 2, 2023."], "en",
+                           question=question)[0].label == "Relevant"
+    assert judge_keypoints("Ana Cruz serves from March 3, 2021 to May 1, 2024.",
+                           ["Lee Park's term ends on September 2, 2023."], "en", question=question)[0].label != "Wrong"
+
+
 def test_amount_grades_and_surrender_forms_are_closed_class_members():
     assert label("The court graded the amount as relatively large.", "The court found a huge amount.", "en") == "Wrong"
     assert label("The court found the amount huge.", "The court found a huge amount.", "en") != "Wrong"

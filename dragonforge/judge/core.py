@@ -513,6 +513,9 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
                        mine, values,
                        swapped=elsewhere, kinds=kinds, others=others) or (None if _labelling_year(k, kt) else (
             _listed(k, scene, live, used, found) or _paired(k, scene, live, used, found, others)))
+        if rival is None:
+            rival = _range_rival(kt, k, ans, [a for a in live if id(a) not in used and not (
+                mine and (p := scene.parties(a.span[0], kinds)) and not p & mine)])  # (not another party's term)
         if rival is None and k.kind == "money" and k.unit:
             rival = next((a for a in live if a.kind == "money" and a.unit and a.unit != k.unit and _close(
                 float(k.value), float(a.value), k.step, a.step)), None)  # 2.21亿美元 for 2.21亿元: another currency
@@ -846,6 +849,37 @@ def _bound(t: _Text, v: Value) -> int:
     if side and m and _P_BOUND_NOT.search(before[:m.start()]):
         return -side  # "不超过两周" is at most two weeks
     return side
+
+
+# a term's ends, as a keypoint says one ("The term ends on DATE", 刑期至DATE届满) and an answer gives a range
+_P_TERM_END = {"en": re.compile(r"\b(?:ends?|ended|ending|expires?|expired|expiring|runs? (?:until|to|through))\b", re.I),
+               "zh": re.compile(r"届满|止")}
+_P_TERM_START = {"en": re.compile(r"\b(?:starts?|started|begins?|began|commences?|commenced|runs? from)\b", re.I),
+                 "zh": re.compile(r"起算")}
+_P_RANGE_TO = re.compile(r"\s*(?:to|through|thru|until|till|[-–—~]|至|到)\s*", re.I)
+_P_UNTIL = re.compile(r"(?:\b(?:until|till|through)|至)\s*$", re.I)
+
+
+def _range_rival(kt: _Text, k: Value, ans: _Text, live: list[Value]) -> Value | None:
+    """The keypoint dates one end of a term ("The term ends on DATE"); the answer gives the term as a range
+    ("from DATE1 through DATE2", "until DATE2") whose end, another date, is the keypoint's: it contradicts ``k``."""
+    if k.kind != "date" or _bare_year(k):
+        return None
+    lang = kt.language
+    end, start = _P_TERM_END[lang].search(kt.text), _P_TERM_START[lang].search(kt.text)
+    if bool(end) == bool(start):
+        return None  # (a keypoint giving both ends, 自DATE1起至DATE2止, is read by its values)
+    dates = sorted((v for v in live if v.kind == "date" and not _bare_year(v)), key=lambda v: v.span)
+    if any(_same_value(k, v) for v in dates):
+        return None
+    for d1, d2 in zip(dates, dates[1:], strict=False):
+        if _P_RANGE_TO.fullmatch(ans.text[d1.span[1]:d2.span[0]]):
+            target = d2 if end else d1
+            return target if _conflicts(k, target) else None
+    if end:
+        return next((v for v in dates if _P_UNTIL.search(ans.text[max(0, v.span[0] - 12):v.span[0]])
+                     and _conflicts(k, v)), None)
+    return None
 
 
 def _bound_holds(ans: _Text, a: Value, k: Value) -> bool:
