@@ -2080,6 +2080,15 @@ def test_a_range_gives_the_end_of_a_term():
                            ["Lee Park's term ends on September 2, 2023."], "en", question=question)[0].label != "Wrong"
 
 
+def test_a_hedge_opening_the_answer_is_no_part_of_the_name_after_it():
+    kps = ["1. Total assets of Reed Mining Holdings were $1.3 billion.",
+           "2. Total assets of Lane Foods Inc were $3.14 billion."]
+    answer = "Probably Reed Mining Holdings — its total assets seem to be about $1.08 billion, versus $3.14 billion."
+    assert judge_keypoints(answer, kps, "en")[0].label == "Wrong"
+    answer = "Likely Reed Mining Holdings: its total assets were $1.3 billion."
+    assert judge_keypoints(answer, kps, "en")[0].label == "Relevant"
+
+
 def test_amount_grades_and_surrender_forms_are_closed_class_members():
     assert label("The court graded the amount as relatively large.", "The court found a huge amount.", "en") == "Wrong"
     assert label("The court found the amount huge.", "The court found a huge amount.", "en") != "Wrong"

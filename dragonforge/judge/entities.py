@@ -53,7 +53,10 @@ _TITLES_EN = {"the", "a", "an", "in", "on", "at", "for", "by", "from", "with", "
               "each", "every", "all", "any", "some", "our", "your", "my", "one", "another", "other",
               # words that open a sentence before a name ("So Linda Shaw left first")
               "so", "thus", "therefore", "hence", "then", "also", "but", "overall", "meanwhile", "instead", "yet",
-              "because", "whereas", "unlike", "between", "finally", "moreover", "furthermore", "notably", "namely"}
+              "because", "whereas", "unlike", "between", "finally", "moreover", "furthermore", "notably", "namely",
+              # hedges and adverbs that open an answer ("Probably Howell Mining …", "Likely Dana Lee")
+              "probably", "perhaps", "possibly", "likely", "apparently", "presumably", "seemingly", "maybe",
+              "clearly", "evidently", "certainly", "definitely", "actually", "indeed", "specifically", "only"}
 _GENERIC_CAPS = set("""first second third annual extraordinary general meeting meetings shareholders board directors
 committee corporate secretary chief executive operating financial officer president vice chairman director report
 reports article articles section department people's court district intermediate procuratorate hospital center
