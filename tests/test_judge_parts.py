@@ -2089,6 +2089,14 @@ def test_a_hedge_opening_the_answer_is_no_part_of_the_name_after_it():
     assert judge_keypoints(answer, kps, "en")[0].label == "Relevant"
 
 
+def test_a_share_said_as_a_change_on_the_year_before_is_another_measure():
+    assert label("乳制品板块实现收入3.2亿元，同比增长21.4%。", "乳制品板块收入占营业收入的21.4%。", "zh") == "Wrong"
+    assert label("乳制品板块收入3.2亿元，占营业收入的21.4%。", "乳制品板块收入占营业收入的21.4%。", "zh") == "Relevant"
+    kp = "The dairy segment's revenue grew 21.4% year on year."
+    assert label("The dairy segment made up 21.4% of revenue.", kp, "en") == "Wrong"
+    assert label("The dairy segment's revenue rose by 21.4% from the prior year.", kp, "en") == "Relevant"
+
+
 def test_amount_grades_and_surrender_forms_are_closed_class_members():
     assert label("The court graded the amount as relatively large.", "The court found a huge amount.", "en") == "Wrong"
     assert label("The court found the amount huge.", "The court found a huge amount.", "en") != "Wrong"

@@ -574,7 +574,8 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
         other_text = _text_fact_said_otherwise(kt, scene, facts, found)
         if other_text:
             return other_text
-        relabel = _label_said_otherwise(kt, scene, found) or _ratio_base_swap(kt, scene, found)
+        relabel = _label_said_otherwise(kt, scene, found) or _ratio_base_swap(kt, scene, found) \
+            or _share_said_as_change(kt, scene, found)
         if relabel:
             return "Wrong", relabel
         total = _P_JOINT.search(kt.text) is not None and any(_said_as_total(ans, a) for _, a, _ in found)
@@ -703,6 +704,37 @@ def _ratio_base_swap(kt: _Text, scene: _Scene, found: list[tuple[Value, Value, b
         ours, theirs = _ratio_base(kt, k), _ratio_base(scene.answer, a)
         if ours and theirs and ours != theirs:
             return f"answer gives {a.text} of {theirs} where keypoint gives it of {ours}"
+    return None
+
+
+# a percentage said as a change on a year before ("同比下降17.8%", "较上年增长", "down 17.8% year on year")
+_P_CHANGE_BEFORE = {"zh": re.compile(r"(?:同比|较上年|较去年|比上年|比去年|环比)(?:同期)?[^，。；,;\d]{0,3}$"),
+                    "en": re.compile(r"\b(?:rose|fell|grew|declined|dropped|increased|decreased|climbed|was (?:up|down)|"
+                                     r"(?<!made )(?<!makes )(?<!making )(?<!make )(?:up|down)|growth of|decline of|increase of|decrease of)\s+(?:by\s+)?(?:about\s+)?$",
+                                     re.I)}
+_P_CHANGE_AFTER = {"zh": re.compile(r"^\s*(?:的)?(?:同比|增幅|降幅)"),
+                   "en": re.compile(r"^\s*(?:year[- ]on[- ]year|year[- ]over[- ]year|yoy|from (?:the )?(?:prior|previous|last) "
+                                    r"year|on (?:the )?(?:prior|previous|last) year)\b", re.I)}
+
+
+def _as_change(t: _Text, v: Value) -> bool:
+    lang = t.language
+    return (_P_CHANGE_BEFORE[lang].search(t.text[max(0, v.span[0] - 24):v.span[0]]) is not None
+            or _P_CHANGE_AFTER[lang].match(t.text[v.span[1]:v.span[1] + 24]) is not None)
+
+
+def _share_said_as_change(kt: _Text, scene: _Scene, found: list[tuple[Value, Value, bool]]) -> str | None:
+    """The keypoint's share of a whole ("占营业收入的17.8%", "17.8% of revenue") said as a change on the year before
+    ("同比下降17.8%"), or the keypoint's change said as a share: the figure is another measure."""
+    for k, a, _ in found:
+        if k.kind != "percent":
+            continue
+        k_share, a_share = _ratio_base(kt, k) is not None, _ratio_base(scene.answer, a) is not None
+        k_change, a_change = _as_change(kt, k), _as_change(scene.answer, a)
+        if k_share and not k_change and a_change and not a_share:
+            return f"answer gives {a.text} as a change on the year before where keypoint gives a share"
+        if k_change and not k_share and a_share and not a_change:
+            return f"answer gives {a.text} as a share where keypoint gives a change on the year before"
     return None
 
 
