@@ -2097,6 +2097,17 @@ def test_a_share_said_as_a_change_on_the_year_before_is_another_measure():
     assert label("The dairy segment's revenue rose by 21.4% from the prior year.", kp, "en") == "Relevant"
 
 
+def test_the_questions_date_given_otherwise_for_the_same_event_is_judged_by_value():
+    question = "华信电子股份有限公司在2019年6月12日的新产品发布事项产生了什么影响？"
+    kp = "2019年6月12日的新产品发布事项涉及“星河”智能网关。"
+    facts = [[{"doc_id": 1, "key": "date", "kind": "date", "text": "2019年6月12日", "value": "2019-06-12", "unit": None},
+              {"doc_id": 1, "key": "product", "kind": "text", "text": "“星河”智能网关", "value": "“星河”智能网关",
+               "unit": None}]]
+    for answer, expected in [("公司于2019年6月28日发布“星河”智能网关，带动了区域销售。", "Wrong"),
+                             ("公司于6月12日发布“星河”智能网关，带动了区域销售。", "Relevant")]:
+        assert judge_keypoints(answer, [kp], "zh", keypoint_facts=facts, question=question)[0].label == expected, answer
+
+
 def test_amount_grades_and_surrender_forms_are_closed_class_members():
     assert label("The court graded the amount as relatively large.", "The court found a huge amount.", "en") == "Wrong"
     assert label("The court found the amount huge.", "The court found a huge amount.", "en") != "Wrong"

@@ -201,8 +201,9 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
         asked = [v for v in values if any(_same_value(v, q) for q in scene.premise_values)]
         said = scene.answer.values
         if asked and len(asked) == len(values) and (kp_parties or facts) and not any(
-                not any(_same_value(v, a) for a in said) and any(_conflicts(v, a) and (
-                    v.kind != "date" or _date_event(scene.answer, a, lang) == _date_event(kt, v, lang) is not None)
+                not any(_same_value(v, a) or (v.kind == "date" and _same_value(a, v)) for a in said) and any(
+                    _conflicts(v, a) and (  # (a date said without its year, 11月19日, is said)
+                    v.kind != "date" or _same_dated_event(kt, v, scene, a))
                     for a in said) for v in asked):
             values, asked_for = [], True  # "出生于DATE的被告人是NAME" asked as "who was born on DATE?": the name is the point
             # (unless the answer gives another value for it, not the question's, "at the hearing held on DATE2":
@@ -912,6 +913,19 @@ def _range_rival(kt: _Text, k: Value, ans: _Text, live: list[Value]) -> Value | 
         return next((v for v in dates if _P_UNTIL.search(ans.text[max(0, v.span[0] - 12):v.span[0]])
                      and _conflicts(k, v)), None)
     return None
+
+
+def _same_dated_event(kt: _Text, k: Value, scene: _Scene, a: Value) -> bool:
+    """Do keypoint date ``k`` and answer date ``a`` date the same event: the same known event, or, where neither
+    clause names one, a word of the keypoint's own (not the question's) in both ("DATE的新产品发布事项涉及X" and
+    "于DATE发布X")?"""
+    lang, ans = scene.language, scene.answer
+    ek, ea = _date_event(kt, k, lang), _date_event(ans, a, lang)
+    if ek is not None or ea is not None:
+        return ek == ea
+    mine = set(_content_tokens(scene.blank((_clause_of(kt, k.span[0]) or _NO_CLAUSE).text), lang)) - scene.premise
+    theirs = set(_content_tokens(scene.blank((_clause_of(ans, a.span[0]) or _NO_CLAUSE).text), lang))
+    return bool({w for w in mine & theirs if len(w) >= 2})
 
 
 def _bound_holds(ans: _Text, a: Value, k: Value) -> bool:
