@@ -2108,6 +2108,21 @@ def test_the_questions_date_given_otherwise_for_the_same_event_is_judged_by_valu
         assert judge_keypoints(answer, [kp], "zh", keypoint_facts=facts, question=question)[0].label == expected, answer
 
 
+def test_a_chinese_diagnosis_said_as_another_disease_is_wrong():
+    question = "市第二医院的王芳和县人民医院的李涛分别被诊断为什么疾病？"
+    kps = ["1. 王芳的诊断为急性化脓性胆管炎。", "2. 李涛的诊断为左侧股骨颈骨折。"]
+    facts = [_facts("category", "急性化脓性胆管炎")[0], _facts("category", "左侧股骨颈骨折")[0]]
+
+    def judged(answer: str) -> list[str]:
+        return [x.label for x in judge_keypoints(answer, kps, "zh", keypoint_facts=facts, question=question)]
+
+    assert judged("王芳患的是慢性萎缩性胃炎，李涛是腰椎间盘突出症。") == ["Wrong", "Wrong"]
+    assert judged("王芳诊断为急性化脓性胆管炎，李涛诊断为左侧股骨颈骨折。") == ["Relevant", "Relevant"]
+    # the same disease said otherwise, or a history: no other diagnosis
+    assert judged("王芳诊断为化脓性胆管炎（急性）。")[0] != "Wrong"
+    assert judged("王芳既往患有高血压病10年。")[0] != "Wrong"
+
+
 def test_amount_grades_and_surrender_forms_are_closed_class_members():
     assert label("The court graded the amount as relatively large.", "The court found a huge amount.", "en") == "Wrong"
     assert label("The court found the amount huge.", "The court found a huge amount.", "en") != "Wrong"

@@ -102,6 +102,7 @@ from dragonforge.judge.substitution import (
     _substitution,
     _terms,
     _value_swap,
+    _zh_diagnosis_swap,
     _zh_member_swap,
 )
 from dragonforge.judge.values import (
@@ -235,7 +236,8 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
             or _term_ruled_out(kt, scene, kp_parties) or _category_after_is_a(kt, scene, kp_parties, facts) \
             or _prior_record_denied(kt, scene, kp_parties) or _field_label_swap(kt, scene, kp_parties, facts) \
             or _lead_swap(kt, scene) or _kind_swap(kt, scene, kp_parties) or _drug_denied(kt, scene, kp_parties) \
-            or _allergy_denied(kt, scene, kp_parties) or _fact_given_to_other(kt, scene, kp_parties, facts)
+            or _allergy_denied(kt, scene, kp_parties) or _fact_given_to_other(kt, scene, kp_parties, facts) \
+            or _zh_diagnosis_swap(kt, scene, kp_parties, facts)
         if swapped:
             return "Wrong", swapped
     denied = next((i for i in named_by_facts if _party_denied(scene, i, kt)), None)

@@ -21,6 +21,7 @@ from dragonforge.judge.analysis import (
 )
 from dragonforge.judge.entities import _Entity, _org_kind, _party_kind
 from dragonforge.judge.parties import _answer_roles
+from dragonforge.judge.polarity import _P_NOT_SAID
 from dragonforge.judge.scene import _NO_CLAUSE, _elliptical, _Scene, _unnamed
 from dragonforge.judge.values import _CN_DIGITS, _MONTH_RE, Value, _same_value
 from dragonforge.judge.words import (
@@ -1438,4 +1439,53 @@ def _fact_given_to_other(kt: _Text, scene: _Scene, kp_parties: list[int], facts:
                 joint = True
         if not joint:
             return f"answer gives {f.text} to {scene.entities[other].name}"
+    return None
+
+
+# the head a Chinese diagnosis ends with (a general table of disease-name heads, as the INN stems are for drugs)
+_P_ZH_DISEASE_HEAD = re.compile(r"(?:癌|瘤|炎|病|症|结石|积水|骨折|梗死|梗塞|出血|综合征|衰竭|感染|损伤|囊肿|息肉|增生|狭窄|疝|溃疡|"
+                                r"卒中|发作|气胸|栓塞|颤动|中毒|脱位|破裂|畸形|梗阻|穿孔)$")
+# words that say what a patient was diagnosed with: 诊断为X, 确诊为X, 患的是X, 诊断：X (not 患有: a history too)
+_P_ZH_DIAGNOSED = re.compile(r"诊断(?:为|是|考虑为|：|:)|确诊为|诊为|患的是|所患为")
+_P_ZH_TERM = re.compile(r"[\u4e00-\u9fff0-9ⅠⅡⅢⅣ]+(?:[（(][^）)]{1,16}[）)])?")
+
+
+def _bigrams(text: str) -> set[str]:
+    chars = re.sub(r"[^\u4e00-\u9fff]", "", text)
+    return {chars[i:i + 2] for i in range(len(chars) - 1)}
+
+
+def _zh_diagnosis_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[KeypointFact]) -> str | None:
+    """A Chinese keypoint's diagnosis (诊断为X) the answer never says, where a clause about the keypoint's party (or
+    no one) says the patient was diagnosed with, or has, another disease that shares no two characters in a row with
+    it ("患的是甲状腺功能亢进症" for "诊断为乳腺浸润性导管癌"; "NAME是急性阑尾炎")."""
+    if scene.language != "zh" or "诊断" not in kt.text:
+        return None
+    ans = scene.answer
+    ours = [f.text for f in facts if f.kind == "category" and f.text and _P_ZH_DISEASE_HEAD.search(
+        re.sub(r"[（(][^）)]*[）)]$", "", f.text))]
+    if not ours:
+        m = re.search(r"诊断(?:为|是)([^，。；;,]+)", kt.text)
+        ours = [m[1]] if m and _P_ZH_DISEASE_HEAD.search(re.sub(r"[（(][^）)]*[）)]$", "", m[1])) else []
+    if not ours or any(o in ans.text or re.sub(r"[（(][^）)]*[）)]$", "", o) in ans.text for o in ours):
+        return None
+    mine = set(kp_parties)
+    names = [a for i in mine for a in scene.entities[i].aliases if len(a) >= 2]
+    ours_grams = set().union(*(_bigrams(o) for o in ours))
+    asked = _bigrams(scene.question or "")
+    for c in scene.clauses_about(mine):
+        if any(d.refusal and d.sentence == c.sentence for d in ans.clauses) or _P_NOT_SAID.search(c.text):
+            continue
+        leads = [m.end() for m in _P_ZH_DIAGNOSED.finditer(c.text)]
+        leads += [c.text.find(n) + len(n) + 1 for n in names if c.text.find(n + "是") >= 0]  # "张畅是急性阑尾炎"
+        for at in leads:
+            if re.match(r"[^，。；;,]{0,2}?(?:未|无|否认|不)", c.text[max(0, at - 6):at]):
+                continue
+            term = _P_ZH_TERM.match(c.text, at)
+            if term is None:
+                continue
+            said = re.sub(r"[（(][^）)]*[）)]$", "", term[0])
+            if len(said) < 3 or not _P_ZH_DISEASE_HEAD.search(said) or _bigrams(said) & (ours_grams | asked):
+                continue
+            return f"answer says the diagnosis is {said} where keypoint says {ours[0]}"
     return None
