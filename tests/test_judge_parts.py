@@ -2123,6 +2123,16 @@ def test_a_chinese_diagnosis_said_as_another_disease_is_wrong():
     assert judged("王芳既往患有高血压病10年。")[0] != "Wrong"
 
 
+def test_a_chinese_occupation_said_as_another_is_wrong():
+    kp = "1. 孟凯年龄45岁，职业为出租车司机。"
+    facts = [[{"doc_id": 1, "key": "occupation", "kind": "category", "text": "出租车司机", "value": "出租车司机",
+               "unit": None}]]
+    for answer, expected in [("孟凯，45岁，厨师。既往体健。", "Wrong"), ("孟凯，45岁，系退休教师。", "Wrong"),
+                             ("孟凯，45岁，出租车司机。", "Relevant"), ("孟凯，45岁，司机。", "Relevant"),
+                             ("孟凯，45岁，出租车司机，主治医生为何敏。", "Relevant")]:
+        assert judge_keypoints(answer, [kp], "zh", keypoint_facts=facts)[0].label == expected, answer
+
+
 def test_amount_grades_and_surrender_forms_are_closed_class_members():
     assert label("The court graded the amount as relatively large.", "The court found a huge amount.", "en") == "Wrong"
     assert label("The court found the amount huge.", "The court found a huge amount.", "en") != "Wrong"

@@ -1489,3 +1489,35 @@ def _zh_diagnosis_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: l
                 continue
             return f"answer says the diagnosis is {said} where keypoint says {ours[0]}"
     return None
+
+
+# common occupations, a general table (the "职业" a Chinese record gives a person)
+_ZH_OCCUPATIONS = ("教师", "老师", "警察", "民警", "医生", "医师", "护士", "工人", "农民", "司机", "厨师", "会计", "律师",
+                   "公务员", "工程师", "程序员", "设计师", "销售员", "销售", "职员", "干部", "学生", "商人", "个体户", "保安",
+                   "快递员", "外卖员", "记者", "军人", "演员", "编辑", "店员", "服务员", "清洁工", "保洁员", "电工", "木工",
+                   "技术员", "经理", "文员", "售货员", "理发师", "搬运工", "渔民", "牧民", "矿工", "焊工", "无业", "自由职业者")
+_P_ZH_OCCUPATION = re.compile(r"(?:^|(?<=[，,；;：:。\s、])|(?<=职业为)|(?<=职业是)|(?<=系)|(?<=是一名)|(?<=为一名)|(?<=从事))"
+                              r"(?:一名)?(?:退休)?([\u4e00-\u9fff]{0,4}?(?:" + "|".join(_ZH_OCCUPATIONS) + r"))"
+                              r"(?=[，,；;。\s、）)]|工作|$)")
+
+
+def _zh_occupation_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[KeypointFact]) -> str | None:
+    """A Chinese keypoint's occupation (职业为X) the answer never says, where a clause about the keypoint's party
+    (or no one) gives the person another occupation, standing alone in a list ("朱刚，32岁，教师") or after 职业为, 系,
+    从事 ("车莉，29岁，护士" for "职业为软件工程师")."""
+    if scene.language != "zh" or "职业" not in kt.text:
+        return None
+    m = re.search(r"职业(?:为|是)([^，。；;,]+)", kt.text)
+    ours = next((f.text for f in facts if f.kind == "category" and f.text and m and f.text in m[1]), m[1] if m else None)
+    ans = scene.answer
+    if not ours or ours in ans.text:
+        return None
+    for c in scene.clauses_about(set(kp_parties)):
+        if any(d.refusal and d.sentence == c.sentence for d in ans.clauses):
+            continue
+        for o in _P_ZH_OCCUPATION.finditer(c.text):
+            said = o[1]
+            if said in ours or ours in said or any(w in ours for w in _ZH_OCCUPATIONS if w in said):
+                continue
+            return f"answer says the occupation is {said} where keypoint says {ours}"
+    return None
