@@ -2133,6 +2133,15 @@ def test_a_chinese_occupation_said_as_another_is_wrong():
         assert judge_keypoints(answer, [kp], "zh", keypoint_facts=facts)[0].label == expected, answer
 
 
+def test_a_word_and_its_negative_prefix_are_opposites():
+    kp = "Past medical history: diabetes for 8 years, with irregular use of insulin."
+    assert label("Past history: diabetes for 8 years, managed with regular insulin use.", kp, "en") == "Wrong"
+    assert label("Past history: diabetes for 8 years, with irregular insulin use.", kp, "en") == "Relevant"
+    kp = "既往高血压病史10年，血压控制不佳。"
+    assert label("既往高血压病史10年，血压控制良好。", kp, "zh") == "Wrong"
+    assert label("有10年高血压病史，血压控制不佳。", kp, "zh") == "Relevant"
+
+
 def test_amount_grades_and_surrender_forms_are_closed_class_members():
     assert label("The court graded the amount as relatively large.", "The court found a huge amount.", "en") == "Wrong"
     assert label("The court found the amount huge.", "The court found a huge amount.", "en") != "Wrong"
