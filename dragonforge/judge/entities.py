@@ -160,6 +160,8 @@ def _entity_zh(name: str, org: bool) -> _Entity:
                 aliases.add(core)
                 if len(core) >= 4:
                     aliases.add(core[:4])
+                    if _initialised_jieba().dt.FREQ.get(core[:2], 0) == 0 and not _P_ZH_PLACE_LEAD.match(core):
+                        aliases.add(core[:2])  # a brand of two characters that is no word: 远瑞 for 远瑞信息技术股份有限公司
                 break
         province = re.match(r"^[\u4e00-\u9fff]{2,3}省(?=[\u4e00-\u9fff]{2,3}市)", name)
         if province:  # 福建省泉州市中级人民法院 is also 泉州市中级人民法院
@@ -170,6 +172,11 @@ def _entity_zh(name: str, org: bool) -> _Entity:
                 if len(local) >= 5:
                     aliases.add(local)
     return _Entity(name, tuple(sorted(aliases, key=len, reverse=True)), org)
+
+
+# a company name that opens with a place (北京…, 上海…): its first two characters are the place, not a brand
+_P_ZH_PLACE_LEAD = re.compile(r"(?:北京|上海|天津|重庆|深圳|广州|杭州|南京|武汉|成都|西安|苏州|长沙|郑州|青岛|大连|厦门|宁波|"
+                              r"沈阳|济南|合肥|福州|昆明|南昌|贵阳|南宁|太原|石家庄|哈尔滨|长春|兰州|海口|香港|澳门|台湾|中国|中华)")
 
 
 _P_ZH_AUTHORITY = re.compile(r"^((?:[\u4e00-\u9fff]{2,3}省)?[\u4e00-\u9fff]{2,3}市)([\u4e00-\u9fff]{2,4}[区县])"

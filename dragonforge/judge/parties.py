@@ -263,7 +263,8 @@ def _swapped_clause(kt: _Text, scene: _Scene) -> str | None:
             single.append((next(iter(named)), c.sentence, words, said, verb))
     if len(single) < 2:
         return None
-    counterparts = {i for a, _, i in scene.mentions if _P_COUNTERPARTY.search(ans.text[max(0, a - 40):a])}
+    counterparts = {i for a, _, i in scene.mentions if _P_COUNTERPARTY.search(ans.text[max(0, a - 40):a])
+                    or _P_THAN.search(ans.text[max(0, a - 6):a])}  # (and the party compared with: 比B, than B)
     for kc in kt.clauses:
         named = {i for _, _, i in scene.mentions_in(kc.text)}
         if len(named) != 1:
