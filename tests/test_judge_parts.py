@@ -2154,6 +2154,16 @@ def test_a_chinese_company_is_named_by_its_two_character_brand():
     assert judge_keypoints("丰明的净利润约1.3亿元，应该比远博更高一些。", kps, "zh")[2].label == "Relevant"
 
 
+def test_an_elliptical_second_half_carries_the_first_halfs_words():
+    kps = ["1. Nora Quinn stayed 7 days.", "2. Ivan Petrov stayed 12 days.", "3. Together they spent 19 days in hospital."]
+    labels = [x.label for x in judge_keypoints("Nora Quinn stayed 7 days and Ivan Petrov 9 days, 16 days in total.",
+                                               kps, "en")]
+    assert labels == ["Relevant", "Wrong", "Wrong"]
+    labels = [x.label for x in judge_keypoints("Nora Quinn stayed 7 days and Ivan Petrov 12 days, 19 days in total.",
+                                               kps, "en")]
+    assert labels == ["Relevant", "Relevant", "Relevant"]
+
+
 def test_amount_grades_and_surrender_forms_are_closed_class_members():
     assert label("The court graded the amount as relatively large.", "The court found a huge amount.", "en") == "Wrong"
     assert label("The court found the amount huge.", "The court found a huge amount.", "en") != "Wrong"

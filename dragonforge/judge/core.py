@@ -1411,6 +1411,14 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         same_party = bool(said_of & mine)
         ctx = scene.blank(_context(ans, a, ans.values))
         score = _share(words, ctx, lang)
+        if score == 0 and same_party and lang == "en":
+            # an elliptical second half ("A stayed 5 days and B 4 days"): B's value has A's words
+            prev = [b for b in live if b.kind == a.kind and b.span[1] <= a.span[0]
+                    and _sentence_index(ans, b.span[0]) == _sentence_index(ans, a.span[0])]
+            gap = ans.text[prev[-1].span[1]:a.span[0]] if prev else ""
+            if gap and not _content_tokens(scene.blank(gap), lang) and any(
+                        prev[-1].span[1] <= p < a.span[0] and i in mine for p, _, i in scene.mentions):
+                score = _share(words, scene.blank(_context(ans, prev[-1], ans.values)), lang)
         # the word written next to the keypoint's value, next to this one too ("a fine of $9,000" / "a fine of
         # $3,320", "DATE出生"), the only value of the kind in its sentence: the same fact; a date's event word
         # may stand anywhere in its context, another value's must be at its side
