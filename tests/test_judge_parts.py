@@ -2164,6 +2164,14 @@ def test_an_elliptical_second_half_carries_the_first_halfs_words():
     assert labels == ["Relevant", "Relevant", "Relevant"]
 
 
+def test_an_operation_named_by_its_act_is_swapped_for_another():
+    kp = "Omar Reyes underwent transurethral resection of the bladder tumour."
+    for answer in ["Omar Reyes had a radical cystectomy for the bladder tumour.",
+                   "Omar Reyes was treated with transurethral ablation of the bladder tumour."]:
+        assert label(answer, kp, "en") == "Wrong", answer
+    assert label("Omar Reyes underwent transurethral resection of the bladder tumour (TURBT).", kp, "en") == "Relevant"
+
+
 def test_amount_grades_and_surrender_forms_are_closed_class_members():
     assert label("The court graded the amount as relatively large.", "The court found a huge amount.", "en") == "Wrong"
     assert label("The court found the amount huge.", "The court found a huge amount.", "en") != "Wrong"

@@ -918,7 +918,10 @@ def _drug_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
 # Procedures by the Greek and Latin suffixes surgery names them with (-ectomy, -otomy, -ostomy, -plasty, -scopy,
 # -pexy, -rrhaphy, -centesis, -tripsy, -graphy): a general table, as the INN stems are for drugs.
 _PROCEDURE_SUFFIXES = ("ectomy", "otomy", "ostomy", "plasty", "scopy", "pexy", "rrhaphy", "centesis", "tripsy", "graphy")
-_P_PROCEDURE_EN = re.compile(rf"\b[a-z]+(?:{'|'.join(_PROCEDURE_SUFFIXES)})\b", re.I)
+# and the nouns surgery names an operation's act with ("transurethral resection of the prostate")
+_PROCEDURE_NOUNS = ("resection", "incision", "excision", "ablation", "amputation", "fixation", "replacement",
+                    "transplantation")
+_P_PROCEDURE_EN = re.compile(rf"\b(?:[a-z]+(?:{'|'.join(_PROCEDURE_SUFFIXES)})|{'|'.join(_PROCEDURE_NOUNS)})\b", re.I)
 _P_NOT_DONE_EN = re.compile(r"\b(?:no|not|never|without|nor|instead of|rather than|planned|scheduled|will|would|"
                             r"later|future|recommended|advised|considered|deferred|declined|refused)\b", re.I)
 
@@ -955,7 +958,8 @@ def _procedure_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | No
         theirs = {m.lower() for m in _P_PROCEDURE_EN.findall(c.text) if not m.lower().endswith(("graphy", "scopy"))
                   or any(p.endswith(("graphy", "scopy")) for p in ours)} - ours - asked
         # (a test beside an operation, ultrasonography, is no other operation; another test for a test is)
-        theirs = {p for p in theirs if not any(_procedure_root(p) in k.lower() for k in (scene.question, kt.text))}
+        theirs = {p for p in theirs if _procedure_root(p) not in scene.question.lower() and not any(
+            _procedure_root(p) in o or _procedure_root(o) in p for o in ours)}  # (the keypoint's own, said otherwise)
         if not theirs:
             continue
         sentence = scene.answer.sentences[c.sentence]
