@@ -2172,6 +2172,14 @@ def test_an_operation_named_by_its_act_is_swapped_for_another():
     assert label("Omar Reyes underwent transurethral resection of the bladder tumour (TURBT).", kp, "en") == "Relevant"
 
 
+def test_the_time_of_day_of_a_dose_is_a_closed_pair():
+    kp = "It was given orally once nightly."
+    assert label("Simvastatin 20 mg, taken orally once daily in the morning.", kp, "en") == "Wrong"
+    assert label("Simvastatin 20 mg, taken orally once at night.", kp, "en") != "Wrong"
+    assert label("阿托伐他汀每日早晨口服。", "阿托伐他汀每晚睡前口服。", "zh") == "Wrong"
+    assert label("阿托伐他汀每晚睡前口服。", "阿托伐他汀每晚睡前口服。", "zh") == "Relevant"
+
+
 def test_amount_grades_and_surrender_forms_are_closed_class_members():
     assert label("The court graded the amount as relatively large.", "The court found a huge amount.", "en") == "Wrong"
     assert label("The court found the amount huge.", "The court found a huge amount.", "en") != "Wrong"

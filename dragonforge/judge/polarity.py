@@ -38,7 +38,9 @@ _OPPOSITES_EN = [("above", "below"), ("positive", "negative"), ("benign", "malig
                  # a word and its negative prefix ("irregular use" against "regular therapy")
                  ("irregular", "regular"), ("irregularly", "regularly"), ("uncontrolled", "controlled"),
                  ("poorly controlled", "well controlled"), ("unstable", "stable"), ("incomplete", "complete"),
-                 ("ineffective", "effective"), ("unsuccessful", "successful")]
+                 ("ineffective", "effective"), ("unsuccessful", "successful"),
+                 # the time of day a dose is taken
+                 ("nightly", "morning"), ("bedtime", "morning"), ("evening", "morning")]
 _OPPOSITES_ZH = [("从轻", "从重"), ("减轻", "加重"), ("阳性", "阴性"), ("良性", "恶性"), ("无前科", "有前科"),
                  ("初犯", "累犯"), ("高于参考", "低于参考"), ("偏高", "偏低"), ("升高", "降低"), ("同意", "反对"),
                  ("批准", "驳回"), ("盈利", "亏损"), ("无罪", "有罪"), ("参考范围内", "低于参考"), ("参考范围内", "高于参考"),
@@ -47,7 +49,8 @@ _OPPOSITES_ZH = [("从轻", "从重"), ("减轻", "加重"), ("阳性", "阴性"
                  ("最大", "最小"), ("最高", "最低"), ("最多", "最少"), ("最长", "最短"), ("最早", "最晚"),
                  ("收购", "出售"), ("买入", "卖出"), ("增持", "减持"), ("上腹", "下腹"),
                  ("Ⅰ型", "Ⅱ型"), ("I型", "II型"), ("1型", "2型"), ("左侧", "右侧"), ("左肺", "右肺"), ("抬高", "压低"),
-                 ("审议通过", "否决"), ("不规律", "规律"), ("不规则", "规则"), ("控制不佳", "控制良好"), ("控制欠佳", "控制良好")]
+                 ("审议通过", "否决"), ("不规律", "规律"), ("不规则", "规则"), ("控制不佳", "控制良好"), ("控制欠佳", "控制良好"),
+                 ("睡前", "晨起"), ("每晚", "每晨"), ("睡前", "早晨"), ("每晚", "早晨")]
 
 
 def _direction(text: str, language: str) -> int:
