@@ -2180,6 +2180,17 @@ def test_the_time_of_day_of_a_dose_is_a_closed_pair():
     assert label("阿托伐他汀每晚睡前口服。", "阿托伐他汀每晚睡前口服。", "zh") == "Relevant"
 
 
+def test_a_count_of_what_an_unanswerable_question_asks_is_an_answer():
+    for answer, q, language in [("大约在60项左右，其中发明专利约占一半。", "华远电子2022年度新获授权专利多少项？", "zh"),
+                                ("Around 60 new patents, about half of them inventions.",
+                                 "How many patents did Reed Electronics obtain in 2022?", "en")]:
+        kp = "无法回答" if language == "zh" else "Unable to answer"
+        assert judge_keypoints(answer, [kp], language, unanswerable=True, question=q)[0].label == "Wrong", answer
+    # a count of something else answers nothing
+    assert judge_keypoints("公司2022年末在职员工1200人，全年开展员工培训与安全生产演练。", ["无法回答"], "zh", unanswerable=True,
+                           question="华远电子2022年度新获授权专利多少项？")[0].label != "Wrong"
+
+
 def test_amount_grades_and_surrender_forms_are_closed_class_members():
     assert label("The court graded the amount as relatively large.", "The court found a huge amount.", "en") == "Wrong"
     assert label("The court found the amount huge.", "The court found a huge amount.", "en") != "Wrong"

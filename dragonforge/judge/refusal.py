@@ -71,11 +71,28 @@ _MEASURES = ((re.compile(r"\bheight\b|\bhow tall\b|身高", re.I), re.compile(r"
 # (the measure said as the asked attribute's: "165 cm tall", not "fell from 3 metres", not "a $4,200 bill")
 
 
+def _counts_asked(answer: str, question: str, language: str) -> bool:
+    """The question asks how many of something (多少项, 几名, "how many patents") and the answer gives a number of
+    it ("大约80项", "about 80 patents"): an answer to the question, whatever else it says."""
+    if language == "zh":
+        unit = re.search(r"(?:多少|几)个?([\u4e00-\u9fff])", question)
+        if unit is None or unit[1] in "年月日天岁元倍":
+            return False
+        return re.search(rf"[\d零〇一二两三四五六七八九十百千万]\s*(?:余|多)?{unit[1]}", answer) is not None
+    m = re.search(r"\bhow many ([a-z]+)", question, re.I)
+    if not m:
+        return False
+    noun = m[1].lower().rstrip("s")
+    return re.search(rf"\b\d[\d,.]*\s+(?:[a-z-]+\s+)?{re.escape(noun)}", answer, re.I) is not None
+
+
 def _off_the_question(answer: str, question: str, language: str) -> bool:
     """The answer says nothing of what the question asks: none of the question's content words, names
     and values aside, is in it ("born in 1979, a trader" for "what is his blood type?"), nor a measure of the kind
     it asks for ("165 cm tall" for "what is her height?")."""
     if any(asks.search(question) and named.search(answer) and gives.search(answer) for asks, named, gives in _MEASURES):
+        return False
+    if _counts_asked(answer, question, language):
         return False
     if language == "en":
         question = _P_CAPITALISED.sub(" ", question)
