@@ -2007,6 +2007,10 @@ def test_a_bound_the_keypoint_value_breaks_is_wrong_and_one_it_keeps_is_not():
                  "Together they spent 23 days in hospital.", "en") == "Wrong"
     assert label("Urine ketones cleared within 48 hours.", "Urine ketones cleared within 18 hours.", "en") == "Wrong"
     assert label("两人合计住院时间不超过两周。", "两人合计住院17天。", "zh") == "Wrong"
+    # a strict bound at the value itself breaks it; an inclusive one does not
+    kp = "Employees received an average of 42 hours of training."
+    assert label("Employees averaged under 42 hours of training.", kp, "en") == "Wrong"
+    assert label("Employees averaged up to 42 hours of training.", kp, "en") != "Wrong"
 
 
 def test_values_exchanged_between_labels_said_with_total_words():

@@ -416,9 +416,10 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
         bounded: list[Value] = []
         for a in (a for a in live if _same_value(k, a)):
             said_of = scene.parties(a.span[0], kinds)
-            if _bound(ans, a) and not _bound(kt, k) and k.kind != "date" and a.value != k.value \
-                    and not _bound_holds(ans, a, k):
-                bounded.append(a)  # "不足四成" for 44.2%: a bound near the value that the value breaks
+            if _bound(ans, a) and not _bound(kt, k) and k.kind != "date" and not _bound_holds(ans, a, k) and (
+                    a.value != k.value or isinstance(a.value, float | int)
+                    and _P_STRICT_BOUND.search(ans.text[max(0, a.span[0] - 20):a.span[0]])):  # (not a range)
+                bounded.append(a)  # "不足四成" for 44.2%, "under 38 hours" for 38: a bound the value breaks
             elif mine and said_of and not said_of & mine and not _names_counterparty(kt, scene, a, mine):
                 elsewhere = True  # the value is there, but said of another party
                 given.append((k, a, said_of))
@@ -869,6 +870,9 @@ _P_OVER = re.compile(r"(?:\b(?:more|longer|greater|higher|larger|later) than|\bo
                      r"高于|逾)\s*$|^\s*(?:以上|余)", re.I)
 _P_UNDER = re.compile(r"(?:\b(?:less|shorter|fewer|lower|smaller|earlier) than|\bunder|\bbelow|\bat most|(?<!adds )(?<!add )"
                       r"(?<!added )\bup to|\bwithin|不足|不到|少于|小于|短于|低于|未满)\s*$|^\s*(?:以下|以内|之内)", re.I)
+# a bound the value itself breaks ("under 38 hours" for 38 hours; not "at most", "up to", "以内")
+_P_STRICT_BOUND = re.compile(r"(?:\b(?:less|shorter|fewer|lower|smaller|more|longer|greater|higher|larger) than|\bunder|"
+                             r"\bbelow|\bover|\babove|\bexceeding|不足|不到|少于|低于|超过|多于|高于|未满|逾)\s*$", re.I)
 # a bound word negated ("不超过两周", "no more than 14 days", "not less than"): the other side
 _P_BOUND_NOT = re.compile(r"(?:不|未|没有|并未|\bnot|\bno)\s*$", re.I)
 
