@@ -2195,6 +2195,12 @@ def test_a_count_of_what_an_unanswerable_question_asks_is_an_answer():
                            question="华远电子2022年度新获授权专利多少项？")[0].label != "Wrong"
 
 
+def test_the_lobes_of_a_lung_are_a_closed_class():
+    kp = "胸部CT提示左肺上叶见2.1cm结节，边缘毛刺。"
+    assert label("胸部CT示左肺下叶约2.1cm结节，边缘毛刺。", kp, "zh") == "Wrong"
+    assert label("胸部CT示左肺上叶约2.1cm结节，边缘毛刺。", kp, "zh") == "Relevant"
+
+
 def test_amount_grades_and_surrender_forms_are_closed_class_members():
     assert label("The court graded the amount as relatively large.", "The court found a huge amount.", "en") == "Wrong"
     assert label("The court found the amount huge.", "The court found a huge amount.", "en") != "Wrong"
