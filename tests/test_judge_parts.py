@@ -2201,6 +2201,12 @@ def test_the_lobes_of_a_lung_are_a_closed_class():
     assert label("胸部CT示左肺上叶约2.1cm结节，边缘毛刺。", kp, "zh") == "Relevant"
 
 
+def test_a_reading_said_in_range_beside_high_ones_is_not_made_high():
+    kp = "白细胞计数为6.4×10⁹/L，在参考范围内。"
+    assert label("癌胚抗原8.1ng/mL，高于参考范围；白细胞计数6.4×10⁹/L，正常。", kp, "zh") == "Relevant"
+    assert label("白细胞计数6.4×10⁹/L，高于参考范围。", kp, "zh") == "Wrong"
+
+
 def test_amount_grades_and_surrender_forms_are_closed_class_members():
     assert label("The court graded the amount as relatively large.", "The court found a huge amount.", "en") == "Wrong"
     assert label("The court found the amount huge.", "The court found a huge amount.", "en") != "Wrong"

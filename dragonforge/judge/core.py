@@ -570,7 +570,11 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
         negated = next((a for k, a, _ in found if _value_negated(ans, a) and not _value_negated(kt, k)), None)
         if negated is not None:
             return "Wrong", f"answer denies it of {negated.text}"
-        clash = _opposite_word(kt.text, near, lang) or _negation_flip(kt.text, near, lang)
+        clash = _opposite_word(kt.text, near, lang)
+        if clash and _P_STATUS_CLASH.search(clash) and any(
+                (st := _range_status(kt, k)) is not None and _range_status(ans, a) == st for k, a, _ in found):
+            clash = None  # a reading said in range at its side is not made high by the high reading before it
+        clash = clash or _negation_flip(kt.text, near, lang)
         if clash:
             return "Wrong", clash
         party = _substitution(scene, kp_parties, kp_words, _kp_roles(kt, scene))
@@ -933,6 +937,9 @@ def _same_dated_event(kt: _Text, k: Value, scene: _Scene, a: Value) -> bool:
     mine = set(_content_tokens(scene.blank((_clause_of(kt, k.span[0]) or _NO_CLAUSE).text), lang)) - scene.premise
     theirs = set(_content_tokens(scene.blank((_clause_of(ans, a.span[0]) or _NO_CLAUSE).text), lang))
     return bool({w for w in mine & theirs if len(w) >= 2})
+
+
+_P_STATUS_CLASH = re.compile(r"参考|正常|偏高|偏低|升高|降低|\b(?:above|below|normal|elevated)\b")
 
 
 def _bound_holds(ans: _Text, a: Value, k: Value) -> bool:
