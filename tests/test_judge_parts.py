@@ -2207,6 +2207,13 @@ def test_a_reading_said_in_range_beside_high_ones_is_not_made_high():
     assert label("白细胞计数6.4×10⁹/L，高于参考范围。", kp, "zh") == "Wrong"
 
 
+def test_a_clause_saying_the_record_leaves_it_out_or_that_it_is_unsure_denies_nothing():
+    kp = "给药途径为口服，频次为每日3次。"
+    for answer in ["剂量为每次0.2g，病历中未写明给药途径和频次。", "剂量应该是0.2g左右，具体给药途径和频次我不太确定。"]:
+        assert label(answer, kp, "zh") != "Wrong", answer
+    assert label("剂量为每次0.2g，静脉滴注，每日3次。", kp, "zh") == "Wrong"
+
+
 def test_amount_grades_and_surrender_forms_are_closed_class_members():
     assert label("The court graded the amount as relatively large.", "The court found a huge amount.", "en") == "Wrong"
     assert label("The court found the amount huge.", "The court found a huge amount.", "en") != "Wrong"

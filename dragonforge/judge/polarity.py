@@ -210,6 +210,7 @@ _P_NEGATION_ZH = re.compile(r"否认|没有|并未|尚未|未(?!来|成年|婚)|
                             r"非(?!常|法|凡|典型)|阴性|不成立|宣告.{0,4}无罪")
 # "not disclosed", "未在资料中披露": a clause saying the information is missing, not a denial
 _P_NOT_SAID = re.compile(r"(?:未|没有|不|并未)[^，。；]{0,8}(?:提及|披露|记载|说明|找到|显示|给出|列明|提到|写明|注明|载明)|"
+                         r"(?:不太|不|并不|无法)(?:确定|清楚)|"  # (unsure: 我不太确定, 无法确定)
                          r"(?:资料|记录|文件|文档|报告|材料|病历|文书)[^，。；]{0,4}未见|未见[^，。；]{0,16}(?:数据|信息|记载)|"
                          r"\b(?:not|n't|no)\b(?:\s+\w+){0,3}\s+(?:mention|state|disclos|record|specif|provid|report|"
                          r"give(?!n\s+(?!in\b|by\b|there\b)[a-z])|list|found(?!\s*[.;,]|\s+(?:at|on|during)\b)|"

@@ -1064,8 +1064,8 @@ def _fact_lead_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list
                 continue  # ("has no": no lead of its own)
             lead = " ".join(lead_words).lower()
         for c in ans.clauses:
-            if c.refusal:
-                continue
+            if c.refusal or _P_NOT_SAID.search(c.text):
+                continue  # (nor one saying the record leaves it out: "未写明给药途径和频次")
             named = {i for p, _, i in scene.mentions if c.span[0] <= p < c.span[1]}
             if mine and named and not named & mine:
                 continue  # a clause about someone else
