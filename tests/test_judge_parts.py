@@ -2214,6 +2214,13 @@ def test_a_clause_saying_the_record_leaves_it_out_or_that_it_is_unsure_denies_no
     assert label("剂量为每次0.2g，静脉滴注，每日3次。", kp, "zh") == "Wrong"
 
 
+def test_the_keypoints_person_named_in_the_role_later_in_the_answer_holds_it():
+    kp = "审判员为李敏。"
+    answer = "由审判员周强担任审判长，审判员李敏、人民陪审员陈红参加合议庭。"
+    assert label(answer, kp, "zh") == "Relevant"
+    assert label("由审判员周强担任审判长，审判员赵刚、人民陪审员陈红参加合议庭。", kp, "zh") == "Wrong"
+
+
 def test_amount_grades_and_surrender_forms_are_closed_class_members():
     assert label("The court graded the amount as relatively large.", "The court found a huge amount.", "en") == "Wrong"
     assert label("The court found the amount huge.", "The court found a huge amount.", "en") != "Wrong"

@@ -64,6 +64,8 @@ def _role_binding(kt: _Text, scene: _Scene, kp_parties: list[int], words: tuple[
         return None
     lang, ans = scene.language, scene.answer
     target = kp_parties[0]
+    wrong: tuple[Label, str] | None = None  # (the keypoint's person named in the role in a later clause wins:
+    # "由审判员胡辉担任审判长，审判员王帆…参加")
     for c in ans.clauses:
         if c.refusal or _coverage(words, scene.blank(c.text), lang) < COVERAGE_RELEVANT:
             continue
@@ -84,9 +86,9 @@ def _role_binding(kt: _Text, scene: _Scene, kp_parties: list[int], words: tuple[
         theirs = _answer_roles(scene).get(nearest, set())
         if kp_role and theirs and not kp_role & theirs:
             continue  # named in another role ("B's chief executive is Y" does not fill "A is chaired by X")
-        if scene.entities[nearest].org == scene.entities[target].org:
-            return "Wrong", f"answer names {scene.entities[nearest].name} where keypoint names {scene.entities[target].name}"
-    return None
+        if scene.entities[nearest].org == scene.entities[target].org and wrong is None:
+            wrong = "Wrong", f"answer names {scene.entities[nearest].name} where keypoint names {scene.entities[target].name}"
+    return wrong
 
 
 _P_COPULA = re.compile(r"^\s*(?:(?:was|is|were|are)(?:\s+the)?|为|是|系|担任)\s*", re.I)
