@@ -2221,6 +2221,12 @@ def test_the_keypoints_person_named_in_the_role_later_in_the_answer_holds_it():
     assert label("由审判员周强担任审判长，审判员赵刚、人民陪审员陈红参加合议庭。", kp, "zh") == "Wrong"
 
 
+def test_chinese_metric_unit_names_convert():
+    kp = "阿莫西林的剂量为0.5g。"
+    assert label("阿莫西林每次500毫克口服。", kp, "zh") == "Relevant"
+    assert label("阿莫西林每次250毫克口服。", kp, "zh") == "Wrong"
+
+
 def test_amount_grades_and_surrender_forms_are_closed_class_members():
     assert label("The court graded the amount as relatively large.", "The court found a huge amount.", "en") == "Wrong"
     assert label("The court found the amount huge.", "The court found a huge amount.", "en") != "Wrong"

@@ -204,6 +204,8 @@ _P_AGE = re.compile(
 _UNIT_ALIASES = {"beats per minute": "bpm", "bpm": "bpm", "次/分": "bpm", "次/分钟": "bpm", "°c": "c", "℃": "c",
                  "度": "c", "摄氏度": "c", "degrees celsius": "c", "°f": "f", "℉": "f", "华氏度": "f",
                  "degrees fahrenheit": "f", "µg": "ug", "μg": "ug", "mcg": "ug", "lbs": "lb",
+                 # Chinese names of the metric units (600毫克 is 0.6 g)
+                 "毫克": "mg", "微克": "ug", "千克": "kg", "公斤": "kg", "克": "g", "毫升": "ml",
                  # people counted by another word are still people (445 employees, 683名)
                  "people": "people", "persons": "people", "employees": "people", "staff": "people",
                  "名": "人", "位": "人",
@@ -224,6 +226,7 @@ _P_COUNT = re.compile(
     rf"(?<![\d.A-Za-z第])({_NUM}|{_CN_NUM})\s*([×xX]\s*10\s*(?:\^\s*)?(?:9|⁹|12|¹²)\s*/\s*L|G/L|T/L|beats per minute|bpm|次/分钟|次/分|mIU/L|mIU/mL|[µμu]IU/mL|IU/L|ng/mL|"
     rf"pg/mL|ng/L|[µμ]g/L|mEq/L|mmHg|g/L|mg/L|mmol/L|μmol/L|umol/L|U/L|"
     rf"°C|℃|°F|℉|摄氏度|华氏度|degrees Celsius|degrees Fahrenheit|µg/kg|μg/kg|mg/kg|g/kg|g/dL|mg/dL|µg|μg|mcg|mg|kg|lbs|lb|g|"
+    rf"毫克|微克|千克|公斤|毫升|克(?![罗服隆林拉里])|"
     rf"mL|ml|cm|mm|IU|单位|名|位|人|项|次|家|例|件|份|台|床|张|个|employees|people|persons|staff|patients|"
     rf"times|units|beds|cases|shares)(?![A-Za-z])")
 _P_NUMBER = re.compile(rf"(?<![\d.A-Za-z])({_NUM})(?:\s?(thousand|million|billion|trillion|bn|mn)\b|({_SCALE_ZH}))?"
