@@ -2227,6 +2227,15 @@ def test_chinese_metric_unit_names_convert():
     assert label("阿莫西林每次250毫克口服。", kp, "zh") == "Wrong"
 
 
+def test_a_ratio_written_as_a_decimal_is_a_percentage():
+    kps = ["1. The debt-to-asset ratio of Lane Foods Inc was 41.27%.", "2. The debt-to-asset ratio of Reed Mining Corp was 35.02%."]
+    labels = [x.label for x in judge_keypoints("Debt-to-asset ratios: Lane Foods Inc 0.4127; Reed Mining Corp 0.2913.",
+                                               kps, "en")]
+    assert labels == ["Relevant", "Wrong"]
+    assert _same_value(values("41.27%", "en")[0], values("0.4127", "en")[0])
+    assert not _same_value(values("41.27%", "en")[0], values("0.5", "en")[0])  # (one place: no ratio written out)
+
+
 def test_amount_grades_and_surrender_forms_are_closed_class_members():
     assert label("The court graded the amount as relatively large.", "The court found a huge amount.", "en") == "Wrong"
     assert label("The court found the amount huge.", "The court found a huge amount.", "en") != "Wrong"

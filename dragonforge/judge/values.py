@@ -616,8 +616,16 @@ def _close(a: float, b: float, step_a: float, step_b: float) -> bool:
     return abs(fine) < abs(coarse)
 
 
+def _decimal_share(a: Value) -> bool:
+    """A bare decimal between 0 and 1 written to two places or more (a ratio written as a fraction: 0.3864)."""
+    return a.kind == "number" and isinstance(a.value, float) and 0 < a.value < 1 \
+        and re.fullmatch(r"0?\.\d{2,}", a.text.strip()) is not None
+
+
 def _same_value(k: Value, a: Value) -> bool:
     """Does answer value ``a`` state keypoint value ``k`` (same kind family, equal up to rounding)?"""
+    if k.kind == "percent" and _decimal_share(a):  # 0.3864 is 38.64%
+        return _close(abs(float(k.value)), float(a.value) * 100, k.step, a.step * 100)
     if k.kind == "date" or a.kind == "date":
         if k.kind != a.kind:
             return False
@@ -659,7 +667,7 @@ def _conflicts(k: Value, a: Value) -> bool:
     if k.kind == "money":
         return a.kind == "money" and (not k.unit or not a.unit or k.unit == a.unit) and not _same_value(k, a)
     if k.kind == "percent":
-        return a.kind == "percent" and not _same_value(k, a)
+        return (a.kind == "percent" or _decimal_share(a)) and not _same_value(k, a)
     if k.kind == "duration":
         if a.kind == "duration" and a.unit == k.unit or a.kind == "number":
             return not _same_value(k, a)
