@@ -2236,6 +2236,15 @@ def test_a_ratio_written_as_a_decimal_is_a_percentage():
     assert not _same_value(values("41.27%", "en")[0], values("0.5", "en")[0])  # (one place: no ratio written out)
 
 
+def test_a_stock_exchange_named_by_its_abbreviation_is_named():
+    kp = "It is listed on the New York Stock Exchange under the ticker BRKX."
+    facts = [[{"doc_id": 1, "key": "exchange", "kind": "organisation", "text": "New York Stock Exchange",
+               "value": "New York Stock Exchange", "unit": None},
+              {"doc_id": 1, "key": "ticker", "kind": "text", "text": "BRKX", "value": "BRKX", "unit": None}]]
+    assert judge_keypoints("Its shares trade on the NYSE (ticker: BRKX).", [kp], "en",
+                           keypoint_facts=facts)[0].label == "Relevant"
+
+
 def test_amount_grades_and_surrender_forms_are_closed_class_members():
     assert label("The court graded the amount as relatively large.", "The court found a huge amount.", "en") == "Wrong"
     assert label("The court found the amount huge.", "The court found a huge amount.", "en") != "Wrong"
