@@ -2245,6 +2245,12 @@ def test_a_stock_exchange_named_by_its_abbreviation_is_named():
                            keypoint_facts=facts)[0].label == "Relevant"
 
 
+def test_not_recognising_a_gain_is_a_denial_not_a_refusal():
+    kp = "该事项的结果是公司因本次处置确认了一次性资产处置收益。"
+    assert label("本次处置产生了亏损，公司并未确认资产处置收益。", kp, "zh") == "Wrong"
+    assert label("资料中未能确认该事项的结果。", kp, "zh") == "Irrelevant"
+
+
 def test_amount_grades_and_surrender_forms_are_closed_class_members():
     assert label("The court graded the amount as relatively large.", "The court found a huge amount.", "en") == "Wrong"
     assert label("The court found the amount huge.", "The court found a huge amount.", "en") != "Wrong"
