@@ -2251,6 +2251,11 @@ def test_not_recognising_a_gain_is_a_denial_not_a_refusal():
     assert label("资料中未能确认该事项的结果。", kp, "zh") == "Irrelevant"
 
 
+def test_no_operation_denies_an_operation_named_by_its_act():
+    kp = "Omar Reyes underwent transurethral resection of the bladder tumour."
+    assert label("Omar Reyes had no operation; he was treated with intravesical chemotherapy.", kp, "en") == "Wrong"
+
+
 def test_amount_grades_and_surrender_forms_are_closed_class_members():
     assert label("The court graded the amount as relatively large.", "The court found a huge amount.", "en") == "Wrong"
     assert label("The court found the amount huge.", "The court found a huge amount.", "en") != "Wrong"

@@ -434,7 +434,8 @@ def _denies_another_keypoint(scene: _Scene, kt: _Text, text: str, kp_words: set[
                and len(theirs) >= len(denied & kp_words) for sib in scene.others(kt))
 
 
-_P_PROCEDURE_EN = re.compile(r"(?:ectomy|otomy|ostomy|plasty|pexy|rrhaphy)$|^(?:surgery|operation)$")
+_P_PROCEDURE_EN = re.compile(r"(?:ectomy|otomy|ostomy|plasty|pexy|rrhaphy)$|^(?:surgery|operation|resection|excision|"
+                             r"amputation|transplantation)$")
 # no operation at all (not "no further surgery", not "no operation on the liver")
 _P_NO_OPERATION_EN = re.compile(r"\b(?:no|never had an?|did not have an?|didn't have an?|did not undergo an?|"
                                 r"didn't undergo an?|without an?)\s+(?:operation|surgery|surgical procedure)\b"
