@@ -2166,6 +2166,9 @@ def test_an_elliptical_second_half_carries_the_first_halfs_words():
     labels = [x.label for x in judge_keypoints("Nora Quinn stayed 7 days and Ivan Petrov 12 days, 19 days in total.",
                                                kps, "en")]
     assert labels == ["Relevant", "Relevant", "Relevant"]
+    kps = ["1. 华远电子股份有限公司资产负债率为31.5%。", "2. 明泰化工股份有限公司资产负债率为42.8%。"]
+    labels = [x.label for x in judge_keypoints("华远电子的资产负债率约为31.5%，明泰化工大约是28.6%。", kps, "zh")]
+    assert labels == ["Relevant", "Wrong"]
 
 
 def test_an_operation_named_by_its_act_is_swapped_for_another():

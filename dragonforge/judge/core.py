@@ -939,6 +939,11 @@ def _same_dated_event(kt: _Text, k: Value, scene: _Scene, a: Value) -> bool:
     return bool({w for w in mine & theirs if len(w) >= 2})
 
 
+# words that hedge or join a value to its party, saying nothing of what it is ("德鼎生物大约是15.43%")
+_HEDGE_WORDS = frozenset({"大约", "约", "大概", "左右", "应该", "似乎", "可能", "则", "而", "是", "为", "约为", "大约是",
+                          "roughly", "about", "around", "approximately", "nearly", "almost", "some"})
+
+
 _P_STATUS_CLASH = re.compile(r"参考|正常|偏高|偏低|升高|降低|\b(?:above|below|normal|elevated)\b")
 
 
@@ -1422,12 +1427,13 @@ def _rival(k: Value, words: tuple[str, ...], kp_words: tuple[str, ...], scene: _
         same_party = bool(said_of & mine)
         ctx = scene.blank(_context(ans, a, ans.values))
         score = _share(words, ctx, lang)
-        if score == 0 and same_party and lang == "en":
-            # an elliptical second half ("A stayed 5 days and B 4 days"): B's value has A's words
+        if score == 0 and same_party:
+            # an elliptical second half ("A stayed 5 days and B 4 days", "A的资产负债率为X，B约为Y"): B's value has
+            # A's words
             prev = [b for b in live if b.kind == a.kind and b.span[1] <= a.span[0]
                     and _sentence_index(ans, b.span[0]) == _sentence_index(ans, a.span[0])]
             gap = ans.text[prev[-1].span[1]:a.span[0]] if prev else ""
-            if gap and not _content_tokens(scene.blank(gap), lang) and any(
+            if gap and not set(_content_tokens(scene.blank(gap), lang)) - _HEDGE_WORDS and any(
                         prev[-1].span[1] <= p < a.span[0] and i in mine for p, _, i in scene.mentions):
                 score = _share(words, scene.blank(_context(ans, prev[-1], ans.values)), lang)
         # the word written next to the keypoint's value, next to this one too ("a fine of $9,000" / "a fine of
