@@ -2259,6 +2259,22 @@ def test_no_operation_denies_an_operation_named_by_its_act():
     assert label("Omar Reyes had no operation; he was treated with intravesical chemotherapy.", kp, "en") == "Wrong"
 
 
+def test_an_english_diagnosis_said_as_another_disease_is_wrong():
+    question = "What were the diagnoses of Mia Long at Northside Hospital and of Paul Ortiz at Lakeview Clinic?"
+    kps = ["1. Mia Long was diagnosed with acute cholecystitis.", "2. Paul Ortiz was diagnosed with atrial flutter."]
+    facts = [_facts("category", "acute cholecystitis")[0], _facts("category", "atrial flutter")[0]]
+
+    def judged(answer: str) -> list[str]:
+        return [x.label for x in judge_keypoints(answer, kps, "en", keypoint_facts=facts, question=question)]
+
+    assert judged("Mia Long had appendicitis, and Paul Ortiz had heart failure.") == ["Wrong", "Wrong"]
+    assert judged("Mia Long: acute cholecystitis. Paul Ortiz: pulmonary embolism.") == ["Relevant", "Wrong"]
+    assert judged("Mia Long was diagnosed with acute cholecystitis and Paul Ortiz with atrial flutter.") == \
+        ["Relevant", "Relevant"]
+    # a history is no diagnosis
+    assert judged("Mia Long had a history of hypertension.")[0] != "Wrong"
+
+
 def test_amount_grades_and_surrender_forms_are_closed_class_members():
     assert label("The court graded the amount as relatively large.", "The court found a huge amount.", "en") == "Wrong"
     assert label("The court found the amount huge.", "The court found a huge amount.", "en") != "Wrong"

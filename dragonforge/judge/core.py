@@ -87,6 +87,7 @@ from dragonforge.judge.substitution import (
     _drug_denied,
     _drug_swap,
     _drugs,
+    _en_diagnosis_swap,
     _fact_given_to_other,
     _fact_lead_swap,
     _field_label_swap,
@@ -238,7 +239,8 @@ def _judge_one(kt: _Text, scene: _Scene, facts: list[KeypointFact]) -> tuple[Lab
             or _prior_record_denied(kt, scene, kp_parties) or _field_label_swap(kt, scene, kp_parties, facts) \
             or _lead_swap(kt, scene) or _kind_swap(kt, scene, kp_parties) or _drug_denied(kt, scene, kp_parties) \
             or _allergy_denied(kt, scene, kp_parties) or _fact_given_to_other(kt, scene, kp_parties, facts) \
-            or _zh_diagnosis_swap(kt, scene, kp_parties, facts) or _zh_occupation_swap(kt, scene, kp_parties, facts)
+            or _zh_diagnosis_swap(kt, scene, kp_parties, facts) or _zh_occupation_swap(kt, scene, kp_parties, facts) \
+            or _en_diagnosis_swap(kt, scene, kp_parties, facts)
         if swapped:
             return "Wrong", swapped
     denied = next((i for i in named_by_facts if _party_denied(scene, i, kt)), None)

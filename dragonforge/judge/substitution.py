@@ -1525,3 +1525,61 @@ def _zh_occupation_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: 
                 continue
             return f"answer says the occupation is {said} where keypoint says {ours}"
     return None
+
+
+# the head an English diagnosis ends with: a general table of nosological suffixes and head nouns
+_P_EN_DISEASE_HEAD = re.compile(
+    r"(?:itis|oma|omas|osis|emia|aemia|pathy|algia|ia|ism|plasia|disease|syndrome|failure|stroke|infarction|"
+    r"fibrillation|flutter|tachycardia|bradycardia|palsy|fracture|cancer|tumou?r|stones?|ulcer|hernia|infection|injury|"
+    r"obstruction|stenosis|embolism|thrombosis|ha?emorrhage|ketoacidosis|diabetes|mellitus|hypertension|"
+    r"pneumothorax|sepsis|shock|polyps?|cysts?|abscess|effusion|insufficiency|exacerbation|dissection|aneurysm|"
+    r"lithiasis|calculus|calculi)$", re.I)
+_P_EN_DIAGNOSED = re.compile(r"\b(?:diagnosed with|diagnosis (?:was|is|of)|diagnosis:|diagnosed as having)\s+(?:an?\s+|the\s+)?",
+                             re.I)
+# with a question that asks for a diagnosis, "A had X" and a row "A: X" say it too (not "had a history of")
+_P_EN_HAD = re.compile(r"\b(?:had|has|suffered from|was suffering from)\s+(?!(?:an?\s+)?(?:history|previous|prior|past|"
+                       r"no|been|undergone|known)\b)(?:an?\s+)?", re.I)
+_P_ROW_COLON = re.compile(r"\s*:\s*")
+_P_EN_TERM = re.compile(r"[A-Za-z][A-Za-z'’-]*(?:\s+(?!and\b|with\b|on\b|at\b|in\b|after\b|for\b|while\b|whereas\b|"
+                        r"but\b|which\b|who\b)[A-Za-z][A-Za-z'’-]*){0,5}")
+
+
+def _en_diagnosis_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[KeypointFact]) -> str | None:
+    """An English keypoint's diagnosis ("A was diagnosed with X") the answer never says, where the answer says of
+    the keypoint's party (or of no one) that the diagnosis was another disease sharing no word with it ("diagnosed
+    with Bell's palsy"; where the question asks for the diagnosis, "A had heart failure" or a row "A: SVT")."""
+    if scene.language != "en" or "diagnos" not in kt.text.lower():
+        return None
+    ans = scene.answer
+    ours = [f.text for f in facts if f.kind == "category" and f.text]
+    if not ours:
+        m = re.search(r"\bdiagnos(?:ed with|is (?:was|is|of))\s+(?:an?\s+)?([^,.;]+)", kt.text, re.I)
+        ours = [m[1]] if m else []
+    said = scene.blank(ans.masked)
+    if not ours or any(_coverage(_content_tokens(o, "en"), said, "en") >= 0.5 for o in ours):
+        return None
+    own = {w for o in ours for w in _content_tokens(o, "en")}
+    asked = set(_content_tokens(scene.question or "", "en"))
+    leads: list[tuple[int, int]] = [(m.start(), m.end()) for m in _P_EN_DIAGNOSED.finditer(ans.text)]
+    if "diagnos" in (scene.question or "").lower():
+        leads += [(m.start(), m.end()) for m in _P_EN_HAD.finditer(ans.text)]
+        leads += [(q, m.end()) for _, q, i in scene.mentions
+                  if i in kp_parties and (m := _P_ROW_COLON.match(ans.text, q))]  # a row "A: X"
+    mine = set(kp_parties)
+    for start, at in leads:
+        clause = _clause_of(ans, at) or _clause_of(ans, start)
+        if clause is None or clause.refusal or _P_NOT_SAID.search(clause.text):
+            continue
+        named = scene.parties(start)
+        if mine and named and not named & mine:
+            continue  # said of another party
+        if re.search(r"\b(?:not|no|never|ruled out)\b", ans.text[max(0, start - 16):start], re.I):
+            continue
+        term = _P_EN_TERM.match(ans.text, at)
+        if term is None or not _P_EN_DISEASE_HEAD.search(term[0].split()[-1]):
+            continue
+        words = set(_content_tokens(term[0], "en"))
+        if not words or words & own or words <= asked:
+            continue
+        return f"answer says the diagnosis is {term[0]} where keypoint says {ours[0]}"
+    return None
