@@ -2275,6 +2275,12 @@ def test_an_english_diagnosis_said_as_another_disease_is_wrong():
     assert judged("Mia Long had a history of hypertension.")[0] != "Wrong"
 
 
+def test_none_of_them_being_one_says_there_are_none():
+    kp = "董事会由9名董事组成，其中独立董事3名。"
+    assert label("公司董事会共9名董事，但均非独立董事。", kp, "zh") == "Wrong"
+    assert label("公司董事会共9名董事，其中非独立董事6名、独立董事3名。", kp, "zh") == "Relevant"
+
+
 def test_amount_grades_and_surrender_forms_are_closed_class_members():
     assert label("The court graded the amount as relatively large.", "The court found a huge amount.", "en") == "Wrong"
     assert label("The court found the amount huge.", "The court found a huge amount.", "en") != "Wrong"

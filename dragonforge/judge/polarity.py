@@ -363,7 +363,8 @@ def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int], unnamed_too:
 _P_NONE_BEFORE_EN = re.compile(r"\b(?:no|none|zero|nil|without|never)\b(?:\W+\w+){0,3}\W*$", re.I)
 _P_NONE_AFTER_EN = re.compile(r"^(?:\W+\w+){0,4}?\W+(?:was|were|is|are|stood at|came to)\s+(?:zero|nil|none|(?<![\d.])0(?![.\d]))\b",
                               re.I)
-_P_NONE_BEFORE_ZH = re.compile(r"(?:没有|未(?!来|成年|婚)|并无|并未|无(?![锡期创菌偿息限机线力故形])|不存在)[^，。；;,\d]{0,4}$")
+_P_NONE_BEFORE_ZH = re.compile(r"(?:没有|未(?!来|成年|婚)|并无|并未|无(?![锡期创菌偿息限机线力故形])|不存在|[均都全](?:非|不是))"
+                               r"[^，。；;,\d]{0,4}$")  # (均非独立董事: none of them is one)
 _P_NONE_AFTER_ZH = re.compile(r"^[^，。；;,\d]{0,4}?(?:为|是)?(?:零|(?<![\d.])0|空白)(?![.\d])")
 
 
