@@ -2147,15 +2147,15 @@ def test_a_word_and_its_negative_prefix_are_opposites():
 
 
 def test_a_chinese_company_is_named_by_its_two_character_brand():
-    kps = ["1. 远瑞信息技术股份有限公司环保投入1.48亿元。", "2. 鼎明生物工程股份有限公司环保投入2,430.9万元。"]
-    labels = [x.label for x in judge_keypoints("远瑞环保投入2,430.9万元；鼎明环保投入1.48亿元。", kps, "zh")]
+    kps = ["1. 鑫澜环境科技股份有限公司环保投入2.36亿元。", "2. 卓岚传媒股份有限公司环保投入1,875.2万元。"]
+    labels = [x.label for x in judge_keypoints("鑫澜环保投入1,875.2万元；卓岚环保投入2.36亿元。", kps, "zh")]
     assert labels == ["Wrong", "Wrong"]
-    labels = [x.label for x in judge_keypoints("远瑞环保投入1.48亿元；鼎明环保投入2,430.9万元。", kps, "zh")]
+    labels = [x.label for x in judge_keypoints("鑫澜环保投入2.36亿元；卓岚环保投入1,875.2万元。", kps, "zh")]
     assert labels == ["Relevant", "Relevant"]
     # the party after 比 is the one compared with, not the one said to be higher
-    kps = ["1. 丰明金融服务股份有限公司净利润为1.3亿元。", "2. 远博电信股份有限公司净利润为7,225万元。",
-           "3. 丰明金融服务股份有限公司的净利润更高。"]
-    assert judge_keypoints("丰明的净利润约1.3亿元，应该比远博更高一些。", kps, "zh")[2].label == "Relevant"
+    kps = ["1. 宁川金融服务股份有限公司净利润为2.7亿元。", "2. 沃博电信股份有限公司净利润为6,410万元。",
+           "3. 宁川金融服务股份有限公司的净利润更高。"]
+    assert judge_keypoints("宁川的净利润约2.7亿元，应该比沃博更高一些。", kps, "zh")[2].label == "Relevant"
 
 
 def test_an_elliptical_second_half_carries_the_first_halfs_words():

@@ -421,7 +421,7 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
             if _bound(ans, a) and not _bound(kt, k) and k.kind != "date" and not _bound_holds(ans, a, k) and (
                     a.value != k.value or isinstance(a.value, float | int)
                     and _P_STRICT_BOUND.search(ans.text[max(0, a.span[0] - 20):a.span[0]])):  # (not a range)
-                bounded.append(a)  # "不足四成" for 44.2%, "under 38 hours" for 38: a bound the value breaks
+                bounded.append(a)  # "不足三成" for 31.6%, "under 40 hours" for 40: a bound the value breaks
             elif mine and said_of and not said_of & mine and not _names_counterparty(kt, scene, a, mine):
                 elsewhere = True  # the value is there, but said of another party
                 given.append((k, a, said_of))
@@ -687,7 +687,7 @@ def _value_negated(t: _Text, v: Value) -> bool:
     for w in sorted(t.values, key=lambda x: -x.span[0]):
         if w.span[1] <= start and re.fullmatch(r"\s*(?:上午|下午|中午|凌晨|早上|晚上|夜间|傍晚|at|,)?\s*",
                                                   t.text[w.span[1]:start]):
-            start = w.span[0]  # a time of day after its date (并不是在DATE上午10时50分许)
+            start = w.span[0]  # a time of day after its date (并不是在DATE晚上21时15分许)
     return (_P_NEGATED_BEFORE[lang].search(t.text[max(0, start - 12):start]) is not None
             and not _P_DEADLINE_AFTER.match(t.text[end:end + 4])
             or _P_NEGATED_AFTER[lang].search(t.text[end:end + 12]) is not None)
@@ -718,7 +718,7 @@ def _ratio_base_swap(kt: _Text, scene: _Scene, found: list[tuple[Value, Value, b
     return None
 
 
-# a percentage said as a change on a year before ("同比下降17.8%", "较上年增长", "down 17.8% year on year")
+# a percentage said as a change on a year before ("同比下降12.3%", "较上年增长", "down 12.3% year on year")
 _P_CHANGE_BEFORE = {"zh": re.compile(r"(?:同比|较上年|较去年|比上年|比去年|环比)(?:同期)?[^，。；,;\d]{0,3}$"),
                     "en": re.compile(r"\b(?:rose|fell|grew|declined|dropped|increased|decreased|climbed|was (?:up|down)|"
                                      r"(?<!made )(?<!makes )(?<!making )(?<!make )(?:up|down)|growth of|decline of|increase of|decrease of)\s+(?:by\s+)?(?:about\s+)?$",
@@ -735,8 +735,8 @@ def _as_change(t: _Text, v: Value) -> bool:
 
 
 def _share_said_as_change(kt: _Text, scene: _Scene, found: list[tuple[Value, Value, bool]]) -> str | None:
-    """The keypoint's share of a whole ("占营业收入的17.8%", "17.8% of revenue") said as a change on the year before
-    ("同比下降17.8%"), or the keypoint's change said as a share: the figure is another measure."""
+    """The keypoint's share of a whole ("占营业收入的12.3%", "12.3% of revenue") said as a change on the year before
+    ("同比下降12.3%"), or the keypoint's change said as a share: the figure is another measure."""
     for k, a, _ in found:
         if k.kind != "percent":
             continue
@@ -876,7 +876,7 @@ _P_OVER = re.compile(r"(?:\b(?:more|longer|greater|higher|larger|later) than|\bo
                      r"高于|逾)\s*$|^\s*(?:以上|余)", re.I)
 _P_UNDER = re.compile(r"(?:\b(?:less|shorter|fewer|lower|smaller|earlier) than|\bunder|\bbelow|\bat most|(?<!adds )(?<!add )"
                       r"(?<!added )\bup to|\bwithin|不足|不到|少于|小于|短于|低于|未满)\s*$|^\s*(?:以下|以内|之内)", re.I)
-# a bound the value itself breaks ("under 38 hours" for 38 hours; not "at most", "up to", "以内")
+# a bound the value itself breaks ("under 40 hours" for 40 hours; not "at most", "up to", "以内")
 _P_STRICT_BOUND = re.compile(r"(?:\b(?:less|shorter|fewer|lower|smaller|more|longer|greater|higher|larger) than|\bunder|"
                              r"\bbelow|\bover|\babove|\bexceeding|不足|不到|少于|低于|超过|多于|高于|未满|逾)\s*$", re.I)
 # a bound word negated ("不超过两周", "no more than 14 days", "not less than"): the other side
@@ -941,7 +941,7 @@ def _same_dated_event(kt: _Text, k: Value, scene: _Scene, a: Value) -> bool:
     return bool({w for w in mine & theirs if len(w) >= 2})
 
 
-# words that hedge or join a value to its party, saying nothing of what it is ("德鼎生物大约是15.43%")
+# words that hedge or join a value to its party, saying nothing of what it is ("B公司大约是12.5%")
 _HEDGE_WORDS = frozenset({"大约", "约", "大概", "左右", "应该", "似乎", "可能", "则", "而", "是", "为", "约为", "大约是",
                           "roughly", "about", "around", "approximately", "nearly", "almost", "some"})
 
@@ -951,7 +951,7 @@ _P_STATUS_CLASH = re.compile(r"参考|正常|偏高|偏低|升高|降低|\b(?:ab
 
 def _bound_holds(ans: _Text, a: Value, k: Value) -> bool:
     """Answer value ``a`` is said as a bound ("不足50%", "more than half of") that keypoint value ``k`` keeps: it
-    does not contradict ``k`` (44.2% is under 50%), though it does not state it either."""
+    does not contradict ``k`` (41.5% is under 50%), though it does not state it either."""
     side = _bound(ans, a)
     if not side or k.kind == "date" or a.unit != k.unit or not isinstance(a.value, float | int) \
             or not isinstance(k.value, float | int):

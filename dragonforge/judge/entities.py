@@ -54,7 +54,7 @@ _TITLES_EN = {"the", "a", "an", "in", "on", "at", "for", "by", "from", "with", "
               # words that open a sentence before a name ("So Linda Shaw left first")
               "so", "thus", "therefore", "hence", "then", "also", "but", "overall", "meanwhile", "instead", "yet",
               "because", "whereas", "unlike", "between", "finally", "moreover", "furthermore", "notably", "namely",
-              # hedges and adverbs that open an answer ("Probably Howell Mining …", "Likely Dana Lee")
+              # hedges and adverbs that open an answer ("Probably Reed Mining …", "Likely Dana Lee")
               "probably", "perhaps", "possibly", "likely", "apparently", "presumably", "seemingly", "maybe",
               "clearly", "evidently", "certainly", "definitely", "actually", "indeed", "specifically", "only"}
 _GENERIC_CAPS = set("""first second third annual extraordinary general meeting meetings shareholders board directors
@@ -161,7 +161,7 @@ def _entity_zh(name: str, org: bool) -> _Entity:
                 if len(core) >= 4:
                     aliases.add(core[:4])
                     if _initialised_jieba().dt.FREQ.get(core[:2], 0) == 0 and not _P_ZH_PLACE_LEAD.match(core):
-                        aliases.add(core[:2])  # a brand of two characters that is no word: 远瑞 for 远瑞信息技术股份有限公司
+                        aliases.add(core[:2])  # a brand of two characters that is no word: 恒泰 for 恒泰新材料股份有限公司
                 break
         province = re.match(r"^[\u4e00-\u9fff]{2,3}省(?=[\u4e00-\u9fff]{2,3}市)", name)
         if province:  # 福建省泉州市中级人民法院 is also 泉州市中级人民法院

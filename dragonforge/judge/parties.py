@@ -65,7 +65,7 @@ def _role_binding(kt: _Text, scene: _Scene, kp_parties: list[int], words: tuple[
     lang, ans = scene.language, scene.answer
     target = kp_parties[0]
     wrong: tuple[Label, str] | None = None  # (the keypoint's person named in the role in a later clause wins:
-    # "由审判员胡辉担任审判长，审判员王帆…参加")
+    # "由审判员甲担任审判长，审判员乙…参加")
     for c in ans.clauses:
         if c.refusal or _coverage(words, scene.blank(c.text), lang) < COVERAGE_RELEVANT:
             continue

@@ -35,7 +35,7 @@ _OPPOSITES_EN = [("above", "below"), ("positive", "negative"), ("benign", "malig
                  ("acquired", "sold"), ("bought", "sold"), ("purchased", "sold"), ("acquisition", "sale"),
                  ("convicted", "acquitted"), ("upper", "lower"), ("elevation", "depression"),
                  ("enlarged", "normal-sized"), ("dilated", "normal-sized"),
-                 # a word and its negative prefix ("irregular use" against "regular therapy")
+                 # a word and its negative prefix ("irregular dosing" against "regular dosing")
                  ("irregular", "regular"), ("irregularly", "regularly"), ("uncontrolled", "controlled"),
                  ("poorly controlled", "well controlled"), ("unstable", "stable"), ("incomplete", "complete"),
                  ("ineffective", "effective"), ("unsuccessful", "successful"),
@@ -266,7 +266,7 @@ def _topic_negated(kt: _Text, scene: _Scene, kp_parties: list[int], unnamed_too:
         seg = ans.masked[c.span[0]:c.span[1] + 3]  # (a clause may end at its 晚于)
         if _negated_comparison(seg, lang) and not {w for _, _, w in _comparatives(seg, lang)} & kp_cmp:
             continue  # a negated comparison ("并不比乙年轻", "没有乙快") denies the comparison, not the reading (unless
-            # the keypoint's own term is the comparative: "did not allow a lighter punishment")
+            # the keypoint's own term is the comparative: "did not justify a lighter sentence")
         clauses.append((c, text, {s for s, _ in _frame_tokens(_unnamed(scene, text), lang)}))
     for part in parts:  # what the keypoint denies ("否认高血压、糖尿病病史"), the answer must not affirm
         m = negation.search(part)
@@ -364,7 +364,7 @@ _P_NONE_BEFORE_EN = re.compile(r"\b(?:no|none|zero|nil|without|never)\b(?:\W+\w+
 _P_NONE_AFTER_EN = re.compile(r"^(?:\W+\w+){0,4}?\W+(?:was|were|is|are|stood at|came to)\s+(?:zero|nil|none|(?<![\d.])0(?![.\d]))\b",
                               re.I)
 _P_NONE_BEFORE_ZH = re.compile(r"(?:没有|未(?!来|成年|婚)|并无|并未|无(?![锡期创菌偿息限机线力故形])|不存在|[均都全](?:非|不是))"
-                               r"[^，。；;,\d]{0,4}$")  # (均非独立董事: none of them is one)
+                               r"[^，。；;,\d]{0,4}$")  # (均不是执行董事: none of them is one)
 _P_NONE_AFTER_ZH = re.compile(r"^[^，。；;,\d]{0,4}?(?:为|是)?(?:零|(?<![\d.])0|空白)(?![.\d])")
 
 
@@ -649,8 +649,8 @@ def _negation_flip(kp: str, text: str, language: str) -> str | None:
             word = m[1]
             if ("有" + word) in text and not re.search(rf"(?:无|没有|未){word}", text):
                 return f"answer says 有{word} where keypoint says {m[0]}"
-        # one finding of a list the keypoint affirms, denied by the answer word for word ("未见胰周渗出" for
-        # "胰腺肿胀，胰周渗出，…"), where the answer never affirms it
+        # one finding of a list the keypoint affirms, denied by the answer word for word ("未见胸腔积液" for
+        # "右肺实变，胸腔积液，…"), where the answer never affirms it
         for part in re.split(r"[，,；;、。：:]", re.sub(r"^\s*\d+[.、)]\s*", "", kp)):
             core = re.sub(r"^(?:提示|示|可见|见|伴有|伴|并)?(?:少量|中量|大量|少许|轻度|中度|重度|明显)?", "", part.strip())
             if len(core) < 3 or not re.fullmatch(r"[\u4e00-\u9fff]+", core) or _P_NEGATION_ZH.search(part):

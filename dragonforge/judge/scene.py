@@ -140,7 +140,7 @@ class _Scene:
 
     def _appositive(self, pos: int) -> bool:
         """Is the party named at ``pos`` inside an English appositive that describes the party named just before
-        it ("Micheal Sheppard (the defendant in the Meagan Williams case) — …", "A, the victim's employer, …")? Its
+        it ("A (the defendant in the B case) — …", "A, the victim's employer, …")? Its
         names modify; they are not whom the sentence goes on about."""
         if self.language == "zh":
             return False

@@ -890,7 +890,7 @@ def _drug_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
     # and the question's
     body = kt.masked if lang == "zh" else re.sub(rf"(?:{_P_DRUG_EN.pattern})(?:\s+[a-z]+)?", " ", kt.masked, flags=re.I)
     names = set(ours)
-    if lang == "zh":  # the name with the salt written before it (苯磺酸氨氯地平)
+    if lang == "zh":  # the name with the salt written before it (盐酸贝那普利)
         for d in ours:
             at = a = kt.text.find(d)
             while a > 0 and _P_CJK.match(kt.text[a - 1]) and kt.text[a - 1] not in _ZH_BEFORE_DRUG:
@@ -918,7 +918,7 @@ def _drug_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
 # Procedures by the Greek and Latin suffixes surgery names them with (-ectomy, -otomy, -ostomy, -plasty, -scopy,
 # -pexy, -rrhaphy, -centesis, -tripsy, -graphy): a general table, as the INN stems are for drugs.
 _PROCEDURE_SUFFIXES = ("ectomy", "otomy", "ostomy", "plasty", "scopy", "pexy", "rrhaphy", "centesis", "tripsy", "graphy")
-# and the nouns surgery names an operation's act with ("transurethral resection of the prostate")
+# and the nouns surgery names an operation's act with ("transurethral resection of a bladder tumour")
 _PROCEDURE_NOUNS = ("resection", "incision", "excision", "ablation", "amputation", "fixation", "replacement",
                     "transplantation")
 _P_PROCEDURE_EN = re.compile(rf"\b(?:[a-z]+(?:{'|'.join(_PROCEDURE_SUFFIXES)})|{'|'.join(_PROCEDURE_NOUNS)})\b", re.I)
@@ -1065,7 +1065,7 @@ def _fact_lead_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list
             lead = " ".join(lead_words).lower()
         for c in ans.clauses:
             if c.refusal or _P_NOT_SAID.search(c.text):
-                continue  # (nor one saying the record leaves it out: "未写明给药途径和频次")
+                continue  # (nor one saying the record leaves it out: "病历未写明用法")
             named = {i for p, _, i in scene.mentions if c.span[0] <= p < c.span[1]}
             if mine and named and not named & mine:
                 continue  # a clause about someone else
@@ -1462,7 +1462,7 @@ def _bigrams(text: str) -> set[str]:
 def _zh_diagnosis_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[KeypointFact]) -> str | None:
     """A Chinese keypoint's diagnosis (诊断为X) the answer never says, where a clause about the keypoint's party (or
     no one) says the patient was diagnosed with, or has, another disease that shares no two characters in a row with
-    it ("患的是甲状腺功能亢进症" for "诊断为乳腺浸润性导管癌"; "NAME是急性阑尾炎")."""
+    it ("患的是慢性胃炎" for "诊断为胆总管结石"; "NAME是腰椎间盘突出症")."""
     if scene.language != "zh" or "诊断" not in kt.text:
         return None
     ans = scene.answer
@@ -1481,7 +1481,7 @@ def _zh_diagnosis_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: l
         if any(d.refusal and d.sentence == c.sentence for d in ans.clauses) or _P_NOT_SAID.search(c.text):
             continue
         leads = [m.end() for m in _P_ZH_DIAGNOSED.finditer(c.text)]
-        leads += [c.text.find(n) + len(n) + 1 for n in names if c.text.find(n + "是") >= 0]  # "张畅是急性阑尾炎"
+        leads += [c.text.find(n) + len(n) + 1 for n in names if c.text.find(n + "是") >= 0]  # "NAME是腰椎间盘突出症"
         for at in leads:
             if re.match(r"[^，。；;,]{0,2}?(?:未|无|否认|不)", c.text[max(0, at - 6):at]):
                 continue
@@ -1507,8 +1507,8 @@ _P_ZH_OCCUPATION = re.compile(r"(?:^|(?<=[，,；;：:。\s、])|(?<=职业为)|
 
 def _zh_occupation_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[KeypointFact]) -> str | None:
     """A Chinese keypoint's occupation (职业为X) the answer never says, where a clause about the keypoint's party
-    (or no one) gives the person another occupation, standing alone in a list ("朱刚，32岁，教师") or after 职业为, 系,
-    从事 ("车莉，29岁，护士" for "职业为软件工程师")."""
+    (or no one) gives the person another occupation, standing alone in a list ("孟凯，45岁，厨师") or after 职业为, 系,
+    从事 ("系退休教师" for "职业为出租车司机")."""
     if scene.language != "zh" or "职业" not in kt.text:
         return None
     m = re.search(r"职业(?:为|是)([^，。；;,]+)", kt.text)
@@ -1547,7 +1547,7 @@ _P_EN_TERM = re.compile(r"[A-Za-z][A-Za-z'’-]*(?:\s+(?!and\b|with\b|on\b|at\b|
 def _en_diagnosis_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[KeypointFact]) -> str | None:
     """An English keypoint's diagnosis ("A was diagnosed with X") the answer never says, where the answer says of
     the keypoint's party (or of no one) that the diagnosis was another disease sharing no word with it ("diagnosed
-    with Bell's palsy"; where the question asks for the diagnosis, "A had heart failure" or a row "A: SVT")."""
+    with gout"; where the question asks for the diagnosis, "A had appendicitis" or a row "A: pulmonary embolism")."""
     if scene.language != "en" or "diagnos" not in kt.text.lower():
         return None
     ans = scene.answer

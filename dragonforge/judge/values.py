@@ -204,7 +204,7 @@ _P_AGE = re.compile(
 _UNIT_ALIASES = {"beats per minute": "bpm", "bpm": "bpm", "次/分": "bpm", "次/分钟": "bpm", "°c": "c", "℃": "c",
                  "度": "c", "摄氏度": "c", "degrees celsius": "c", "°f": "f", "℉": "f", "华氏度": "f",
                  "degrees fahrenheit": "f", "µg": "ug", "μg": "ug", "mcg": "ug", "lbs": "lb",
-                 # Chinese names of the metric units (600毫克 is 0.6 g)
+                 # Chinese names of the metric units (500毫克 is 0.5 g)
                  "毫克": "mg", "微克": "ug", "千克": "kg", "公斤": "kg", "克": "g", "毫升": "ml",
                  # people counted by another word are still people (445 employees, 683名)
                  "people": "people", "persons": "people", "employees": "people", "staff": "people",
@@ -617,14 +617,14 @@ def _close(a: float, b: float, step_a: float, step_b: float) -> bool:
 
 
 def _decimal_share(a: Value) -> bool:
-    """A bare decimal between 0 and 1 written to two places or more (a ratio written as a fraction: 0.3864)."""
+    """A bare decimal between 0 and 1 written to two places or more (a ratio written as a fraction: 0.4127)."""
     return a.kind == "number" and isinstance(a.value, float) and 0 < a.value < 1 \
         and re.fullmatch(r"0?\.\d{2,}", a.text.strip()) is not None
 
 
 def _same_value(k: Value, a: Value) -> bool:
     """Does answer value ``a`` state keypoint value ``k`` (same kind family, equal up to rounding)?"""
-    if k.kind == "percent" and _decimal_share(a):  # 0.3864 is 38.64%
+    if k.kind == "percent" and _decimal_share(a):  # 0.4127 is 41.27%
         return _close(abs(float(k.value)), float(a.value) * 100, k.step, a.step * 100)
     if k.kind == "date" or a.kind == "date":
         if k.kind != a.kind:
