@@ -2019,14 +2019,20 @@ def test_values_exchanged_between_labels_said_with_total_words():
     assert label("报告期末负债合计3.12亿元，所有者权益6.75亿元。", kp, "zh") == "Relevant"
 
 
-def test_a_category_said_of_the_other_party_the_question_names_is_wrong():
-    question = "What were the diagnoses of Ann Keller at Northside Hospital and of Tom Ruiz at Lakeview Clinic?"
-    kps = ["1. Ann Keller was diagnosed with acute appendicitis.", "2. Tom Ruiz was diagnosed with gastric ulcer."]
-    facts = [_facts("category", "acute appendicitis")[0], _facts("category", "gastric ulcer")[0]]
+def _diagnoses_judge(question: str, patients: list[tuple[str, str]], language: str = "en"):
+    """A judge of answers to a two-patient diagnosis question: each patient's keypoint with its category fact."""
+    template = "{n}. {name}的诊断为{dx}。" if language == "zh" else "{n}. {name} was diagnosed with {dx}."
+    kps = [template.format(n=n, name=name, dx=dx) for n, (name, dx) in enumerate(patients, 1)]
+    facts = [_facts("category", dx)[0] for _, dx in patients]
 
     def judged(answer: str) -> list[str]:
-        return [x.label for x in judge_keypoints(answer, kps, "en", keypoint_facts=facts, question=question)]
+        return [x.label for x in judge_keypoints(answer, kps, language, keypoint_facts=facts, question=question)]
+    return judged
 
+
+def test_a_category_said_of_the_other_party_the_question_names_is_wrong():
+    judged = _diagnoses_judge("What were the diagnoses of Ann Keller at Northside Hospital and of Tom Ruiz at Lakeview "
+                              "Clinic?", [("Ann Keller", "acute appendicitis"), ("Tom Ruiz", "gastric ulcer")])
     assert judged("Ann Keller was diagnosed with gastric ulcer and Tom Ruiz with acute appendicitis.") == ["Wrong"] * 2
     assert judged("Ann Keller was diagnosed with acute appendicitis and Tom Ruiz with gastric ulcer.") == ["Relevant"] * 2
     # a shared subject gives the category to both
@@ -2113,13 +2119,8 @@ def test_the_questions_date_given_otherwise_for_the_same_event_is_judged_by_valu
 
 
 def test_a_chinese_diagnosis_said_as_another_disease_is_wrong():
-    question = "市第二医院的王芳和县人民医院的李涛分别被诊断为什么疾病？"
-    kps = ["1. 王芳的诊断为急性化脓性胆管炎。", "2. 李涛的诊断为左侧股骨颈骨折。"]
-    facts = [_facts("category", "急性化脓性胆管炎")[0], _facts("category", "左侧股骨颈骨折")[0]]
-
-    def judged(answer: str) -> list[str]:
-        return [x.label for x in judge_keypoints(answer, kps, "zh", keypoint_facts=facts, question=question)]
-
+    judged = _diagnoses_judge("市第二医院的王芳和县人民医院的李涛分别被诊断为什么疾病？",
+                              [("王芳", "急性化脓性胆管炎"), ("李涛", "左侧股骨颈骨折")], "zh")
     assert judged("王芳患的是慢性萎缩性胃炎，李涛是腰椎间盘突出症。") == ["Wrong", "Wrong"]
     assert judged("王芳诊断为急性化脓性胆管炎，李涛诊断为左侧股骨颈骨折。") == ["Relevant", "Relevant"]
     # the same disease said otherwise, or a history: no other diagnosis
@@ -2260,13 +2261,8 @@ def test_no_operation_denies_an_operation_named_by_its_act():
 
 
 def test_an_english_diagnosis_said_as_another_disease_is_wrong():
-    question = "What were the diagnoses of Mia Long at Northside Hospital and of Paul Ortiz at Lakeview Clinic?"
-    kps = ["1. Mia Long was diagnosed with acute cholecystitis.", "2. Paul Ortiz was diagnosed with atrial flutter."]
-    facts = [_facts("category", "acute cholecystitis")[0], _facts("category", "atrial flutter")[0]]
-
-    def judged(answer: str) -> list[str]:
-        return [x.label for x in judge_keypoints(answer, kps, "en", keypoint_facts=facts, question=question)]
-
+    judged = _diagnoses_judge("What were the diagnoses of Mia Long at Northside Hospital and of Paul Ortiz at Lakeview "
+                              "Clinic?", [("Mia Long", "acute cholecystitis"), ("Paul Ortiz", "atrial flutter")])
     assert judged("Mia Long had appendicitis, and Paul Ortiz had heart failure.") == ["Wrong", "Wrong"]
     assert judged("Mia Long: acute cholecystitis. Paul Ortiz: pulmonary embolism.") == ["Relevant", "Wrong"]
     assert judged("Mia Long was diagnosed with acute cholecystitis and Paul Ortiz with atrial flutter.") == \
