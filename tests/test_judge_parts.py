@@ -2123,9 +2123,11 @@ def test_a_chinese_diagnosis_said_as_another_disease_is_wrong():
                               [("王芳", "急性化脓性胆管炎"), ("李涛", "左侧股骨颈骨折")], "zh")
     assert judged("王芳患的是慢性萎缩性胃炎，李涛是腰椎间盘突出症。") == ["Wrong", "Wrong"]
     assert judged("王芳诊断为急性化脓性胆管炎，李涛诊断为左侧股骨颈骨折。") == ["Relevant", "Relevant"]
-    # the same disease said otherwise, or a history: no other diagnosis
+    # the same disease said otherwise, a history, a past diagnosis or a relative's: no other diagnosis
     assert judged("王芳诊断为化脓性胆管炎（急性）。")[0] != "Wrong"
     assert judged("王芳既往患有高血压病10年。")[0] != "Wrong"
+    assert judged("王芳既往诊断为慢性胃炎，此次为胆管急性化脓性炎症。")[0] != "Wrong"
+    assert judged("王芳之母诊断为乳腺癌；王芳本人为胆管急性化脓性炎症。")[0] != "Wrong"
 
 
 def test_a_chinese_occupation_said_as_another_is_wrong():
@@ -2136,12 +2138,20 @@ def test_a_chinese_occupation_said_as_another_is_wrong():
                              ("孟凯，45岁，出租车司机。", "Relevant"), ("孟凯，45岁，司机。", "Relevant"),
                              ("孟凯，45岁，出租车司机，主治医生为何敏。", "Relevant")]:
         assert judge_keypoints(answer, [kp], "zh", keypoint_facts=facts)[0].label == expected, answer
+    # a relative's job, a former one, or the same job in another word is no other occupation
+    for answer in ["孟凯开出租车为生，其妻系教师。", "孟凯曾系工厂工人，后从事出租车运营。", "孟凯，45岁，系出租车驾驶员。"]:
+        assert judge_keypoints(answer, [kp], "zh", keypoint_facts=facts)[0].label != "Wrong", answer
 
 
-def test_a_word_and_its_negative_prefix_are_opposites():
-    kp = "Past medical history: diabetes for 8 years, with irregular use of insulin."
-    assert label("Past history: diabetes for 8 years, managed with regular insulin use.", kp, "en") == "Wrong"
-    assert label("Past history: diabetes for 8 years, with irregular insulin use.", kp, "en") == "Relevant"
+def test_control_said_well_or_poorly_are_opposites_but_a_negative_prefix_alone_is_not():
+    # a word and its negative prefix are no pair to trust: "poorly controlled" is "uncontrolled", "未能规律服药" is
+    # "服药不规律", and "regular" may be said of something else
+    for answer, kp, language in [("Ms. Park's blood pressure was poorly controlled.",
+                                  "Ms. Park's blood pressure was uncontrolled.", "en"),
+                                 ("Mr. Ode had an irregular heart rhythm; his breathing was regular.",
+                                  "Mr. Ode had an irregular heart rhythm.", "en"),
+                                 ("患者未能规律服药。", "患者服药不规律。", "zh")]:
+        assert label(answer, kp, language) != "Wrong", answer
     kp = "既往高血压病史10年，血压控制不佳。"
     assert label("既往高血压病史10年，血压控制良好。", kp, "zh") == "Wrong"
     assert label("有10年高血压病史，血压控制不佳。", kp, "zh") == "Relevant"
@@ -2178,9 +2188,14 @@ def test_an_operation_named_by_its_act_is_swapped_for_another():
                    "Omar Reyes was treated with transurethral ablation of the bladder tumour."]:
         assert label(answer, kp, "en") == "Wrong", answer
     assert label("Omar Reyes underwent transurethral resection of the bladder tumour (TURBT).", kp, "en") == "Relevant"
+    assert label("Mr. Holt underwent total hip arthroplasty.", "Mr. Holt underwent hip replacement.", "en") != "Wrong"
 
 
 def test_the_time_of_day_of_a_dose_is_a_closed_pair():
+    # a keypoint that names both times contradicts neither; a time the answer says to avoid is no time given
+    assert label("Metformin 500 mg twice daily (morning and night).",
+                 "Metformin 500 mg is taken twice daily, morning and evening.", "en") != "Wrong"
+    assert label("左甲状腺素钠每天早晨空腹服用，避免睡前服用。", "左甲状腺素钠每日早晨空腹服用。", "zh") != "Wrong"
     kp = "It was given orally once nightly."
     assert label("Simvastatin 20 mg, taken orally once daily in the morning.", kp, "en") == "Wrong"
     assert label("Simvastatin 20 mg, taken orally once at night.", kp, "en") != "Wrong"
@@ -2263,12 +2278,15 @@ def test_no_operation_denies_an_operation_named_by_its_act():
 def test_an_english_diagnosis_said_as_another_disease_is_wrong():
     judged = _diagnoses_judge("What were the diagnoses of Mia Long at Northside Hospital and of Paul Ortiz at Lakeview "
                               "Clinic?", [("Mia Long", "acute cholecystitis"), ("Paul Ortiz", "atrial flutter")])
-    assert judged("Mia Long had appendicitis, and Paul Ortiz had heart failure.") == ["Wrong", "Wrong"]
+    assert judged("Mia Long was diagnosed with appendicitis, and Paul Ortiz with heart failure.")[0] == "Wrong"
     assert judged("Mia Long: acute cholecystitis. Paul Ortiz: pulmonary embolism.") == ["Relevant", "Wrong"]
     assert judged("Mia Long was diagnosed with acute cholecystitis and Paul Ortiz with atrial flutter.") == \
         ["Relevant", "Relevant"]
-    # a history is no diagnosis
-    assert judged("Mia Long had a history of hypertension.")[0] != "Wrong"
+    # a history or another condition is no diagnosis ("had" says either), nor is a general or stone word for it
+    for answer in ["Mia Long had a history of hypertension.", "Mia Long had a stroke in 2019; this time she was "
+                   "diagnosed with acute cholecystitis.", "Mia Long had diabetes and was diagnosed with acute "
+                   "cholecystitis."]:
+        assert judged(answer)[0] != "Wrong", answer
 
 
 def test_none_of_them_being_one_says_there_are_none():

@@ -35,10 +35,6 @@ _OPPOSITES_EN = [("above", "below"), ("positive", "negative"), ("benign", "malig
                  ("acquired", "sold"), ("bought", "sold"), ("purchased", "sold"), ("acquisition", "sale"),
                  ("convicted", "acquitted"), ("upper", "lower"), ("elevation", "depression"),
                  ("enlarged", "normal-sized"), ("dilated", "normal-sized"),
-                 # a word and its negative prefix ("irregular dosing" against "regular dosing")
-                 ("irregular", "regular"), ("irregularly", "regularly"), ("uncontrolled", "controlled"),
-                 ("poorly controlled", "well controlled"), ("unstable", "stable"), ("incomplete", "complete"),
-                 ("ineffective", "effective"), ("unsuccessful", "successful"),
                  # the time of day a dose is taken
                  ("nightly", "morning"), ("bedtime", "morning"), ("evening", "morning")]
 _OPPOSITES_ZH = [("从轻", "从重"), ("减轻", "加重"), ("阳性", "阴性"), ("良性", "恶性"), ("无前科", "有前科"),
@@ -49,7 +45,7 @@ _OPPOSITES_ZH = [("从轻", "从重"), ("减轻", "加重"), ("阳性", "阴性"
                  ("最大", "最小"), ("最高", "最低"), ("最多", "最少"), ("最长", "最短"), ("最早", "最晚"),
                  ("收购", "出售"), ("买入", "卖出"), ("增持", "减持"), ("上腹", "下腹"),
                  ("Ⅰ型", "Ⅱ型"), ("I型", "II型"), ("1型", "2型"), ("左侧", "右侧"), ("左肺", "右肺"), ("上叶", "下叶"), ("上叶", "中叶"), ("中叶", "下叶"), ("抬高", "压低"),
-                 ("审议通过", "否决"), ("不规律", "规律"), ("不规则", "规则"), ("控制不佳", "控制良好"), ("控制欠佳", "控制良好"),
+                 ("审议通过", "否决"), ("控制不佳", "控制良好"), ("控制欠佳", "控制良好"),
                  ("睡前", "晨起"), ("每晚", "每晨"), ("睡前", "早晨"), ("每晚", "早晨")]
 
 
@@ -113,10 +109,13 @@ def _opposite_word(kp: str, answer: str, language: str) -> str | None:
         return side
     pairs = _OPPOSITES_ZH if language == "zh" else _OPPOSITES_EN
     for a, b in pairs:
+        if _has_word(low_kp, a, language) and _has_word(low_kp, b, language):
+            continue  # the keypoint says both ("morning and evening"): no one side to contradict
         for mine, other in ((a, b), (b, a)):
             if _has_word(low_kp, mine, language) and _has_word(low_ans, other, language) \
-                    and not _has_word(low_ans, mine, language):
-                return f"answer says {other} where keypoint says {mine}"
+                    and not _has_word(low_ans, mine, language) \
+                    and not (language == "zh" and re.search(rf"(?:避免|勿|不宜|禁止|不要){re.escape(other)}", low_ans)):
+                return f"answer says {other} where keypoint says {mine}"  # (not "避免睡前服用": a time to avoid)
     return None
 
 

@@ -919,8 +919,8 @@ def _drug_swap(kt: _Text, scene: _Scene, kp_parties: list[int]) -> str | None:
 # -pexy, -rrhaphy, -centesis, -tripsy, -graphy): a general table, as the INN stems are for drugs.
 _PROCEDURE_SUFFIXES = ("ectomy", "otomy", "ostomy", "plasty", "scopy", "pexy", "rrhaphy", "centesis", "tripsy", "graphy")
 # and the nouns surgery names an operation's act with ("transurethral resection of a bladder tumour")
-_PROCEDURE_NOUNS = ("resection", "incision", "excision", "ablation", "amputation", "fixation", "replacement",
-                    "transplantation")
+_PROCEDURE_NOUNS = ("resection", "incision", "excision", "ablation", "amputation")  # (not "replacement": an
+# arthroplasty is one)
 _P_PROCEDURE_EN = re.compile(rf"\b(?:[a-z]+(?:{'|'.join(_PROCEDURE_SUFFIXES)})|{'|'.join(_PROCEDURE_NOUNS)})\b", re.I)
 _P_NOT_DONE_EN = re.compile(r"\b(?:no|not|never|without|nor|instead of|rather than|planned|scheduled|will|would|"
                             r"later|future|recommended|advised|considered|deferred|declined|refused)\b", re.I)
@@ -1451,6 +1451,7 @@ _P_ZH_DISEASE_HEAD = re.compile(r"(?:癌|瘤|炎|病|症|结石|积水|骨折|�
                                 r"卒中|发作|气胸|栓塞|颤动|中毒|脱位|破裂|畸形|梗阻|穿孔)$")
 # words that say what a patient was diagnosed with: 诊断为X, 确诊为X, 患的是X, 诊断：X (not 患有: a history too)
 _P_ZH_DIAGNOSED = re.compile(r"诊断(?:为|是|考虑为|：|:)|确诊为|诊为|患的是|所患为")
+_P_ZH_NOT_THIS_DX = re.compile(r"既往|曾|以往|此前|初步|鉴别|排除|待查|[其之][父母妻夫子女]|父亲|母亲|妻子|丈夫|儿子|女儿")
 _P_ZH_TERM = re.compile(r"[\u4e00-\u9fff0-9ⅠⅡⅢⅣ]+(?:[（(][^）)]{1,16}[）)])?")
 
 
@@ -1483,8 +1484,9 @@ def _zh_diagnosis_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: l
         leads = [m.end() for m in _P_ZH_DIAGNOSED.finditer(c.text)]
         leads += [c.text.find(n) + len(n) + 1 for n in names if c.text.find(n + "是") >= 0]  # "NAME是腰椎间盘突出症"
         for at in leads:
-            if re.match(r"[^，。；;,]{0,2}?(?:未|无|否认|不)", c.text[max(0, at - 6):at]):
-                continue
+            if re.match(r"[^，。；;,]{0,2}?(?:未|无|否认|不)", c.text[max(0, at - 6):at]) or _P_ZH_NOT_THIS_DX.search(
+                    c.text[max(0, at - 8):at]):
+                continue  # (a past, working or differential diagnosis, or a relative's, is not this one)
             term = _P_ZH_TERM.match(c.text, at)
             if term is None:
                 continue
@@ -1500,6 +1502,9 @@ _ZH_OCCUPATIONS = ("教师", "老师", "警察", "民警", "医生", "医师", "
                    "公务员", "工程师", "程序员", "设计师", "销售员", "销售", "职员", "干部", "学生", "商人", "个体户", "保安",
                    "快递员", "外卖员", "记者", "军人", "演员", "编辑", "店员", "服务员", "清洁工", "保洁员", "电工", "木工",
                    "技术员", "经理", "文员", "售货员", "理发师", "搬运工", "渔民", "牧民", "矿工", "焊工", "无业", "自由职业者")
+_ZH_SAME_OCCUPATION = (("教师", "老师"), ("警察", "民警"), ("医生", "医师"), ("职员", "员工"), ("个体户", "个体经营"),
+                       ("司机", "驾驶员"), ("工人", "职工"))
+_P_ZH_NOT_OWN_JOB = re.compile(r"[其之][父母妻夫子女]|父亲|母亲|妻子|丈夫|儿子|女儿|配偶|曾|原|以前|此前|退休前")
 _P_ZH_OCCUPATION = re.compile(r"(?:^|(?<=[，,；;：:。\s、])|(?<=职业为)|(?<=职业是)|(?<=系)|(?<=是一名)|(?<=为一名)|(?<=从事))"
                               r"(?:一名)?(?:退休)?([\u4e00-\u9fff]{0,4}?(?:" + "|".join(_ZH_OCCUPATIONS) + r"))"
                               r"(?=[，,；;。\s、）)]|工作|$)")
@@ -1521,8 +1526,10 @@ def _zh_occupation_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: 
             continue
         for o in _P_ZH_OCCUPATION.finditer(c.text):
             said = o[1]
-            if said in ours or ours in said or any(w in ours for w in _ZH_OCCUPATIONS if w in said):
-                continue
+            if said in ours or ours in said or any(w in ours for w in _ZH_OCCUPATIONS if w in said) or any(
+                    a in said and b in ours or b in said and a in ours for a, b in _ZH_SAME_OCCUPATION) \
+                    or _P_ZH_NOT_OWN_JOB.search(c.text[max(0, o.start() - 6):o.start() + 2]):
+                continue  # (the same job in another word; a relative's job or a former one)
             return f"answer says the occupation is {said} where keypoint says {ours}"
     return None
 
@@ -1536,9 +1543,10 @@ _P_EN_DISEASE_HEAD = re.compile(
     r"lithiasis|calculus|calculi)$", re.I)
 _P_EN_DIAGNOSED = re.compile(r"\b(?:diagnosed with|diagnosis (?:was|is|of)|diagnosis:|diagnosed as having)\s+(?:an?\s+|the\s+)?",
                              re.I)
-# with a question that asks for a diagnosis, "A had X" and a row "A: X" say it too (not "had a history of")
-_P_EN_HAD = re.compile(r"\b(?:had|has|suffered from|was suffering from)\s+(?!(?:an?\s+)?(?:history|previous|prior|past|"
-                       r"no|been|undergone|known)\b)(?:an?\s+)?", re.I)
+# heads general enough to name the keypoint's disease in other words ("a lower respiratory tract infection" for
+# pneumonia), and the words for stones (gallstones, cholelithiasis, calculi)
+_P_EN_GENERIC_HEAD = re.compile(r"infection|disease|disorder|syndrome|condition|injury|illness", re.I)
+_P_EN_STONE = re.compile(r"stones?$|lithiasis$|calcul(?:us|i)$", re.I)
 _P_ROW_COLON = re.compile(r"\s*:\s*")
 _P_EN_TERM = re.compile(r"[A-Za-z][A-Za-z'’-]*(?:\s+(?!and\b|with\b|on\b|at\b|in\b|after\b|for\b|while\b|whereas\b|"
                         r"but\b|which\b|who\b)[A-Za-z][A-Za-z'’-]*){0,5}")
@@ -1547,7 +1555,8 @@ _P_EN_TERM = re.compile(r"[A-Za-z][A-Za-z'’-]*(?:\s+(?!and\b|with\b|on\b|at\b|
 def _en_diagnosis_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[KeypointFact]) -> str | None:
     """An English keypoint's diagnosis ("A was diagnosed with X") the answer never says, where the answer says of
     the keypoint's party (or of no one) that the diagnosis was another disease sharing no word with it ("diagnosed
-    with gout"; where the question asks for the diagnosis, "A had appendicitis" or a row "A: pulmonary embolism")."""
+    with appendicitis"; where the question asks for the diagnosis, a row "A: pulmonary embolism"). Not "A had X":
+    a history or another condition as often as the diagnosis."""
     if scene.language != "en" or "diagnos" not in kt.text.lower():
         return None
     ans = scene.answer
@@ -1562,7 +1571,6 @@ def _en_diagnosis_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: l
     asked = set(_content_tokens(scene.question or "", "en"))
     leads: list[tuple[int, int]] = [(m.start(), m.end()) for m in _P_EN_DIAGNOSED.finditer(ans.text)]
     if "diagnos" in (scene.question or "").lower():
-        leads += [(m.start(), m.end()) for m in _P_EN_HAD.finditer(ans.text)]
         leads += [(q, m.end()) for _, q, i in scene.mentions
                   if i in kp_parties and (m := _P_ROW_COLON.match(ans.text, q))]  # a row "A: X"
     mine = set(kp_parties)
@@ -1576,8 +1584,10 @@ def _en_diagnosis_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: l
         if re.search(r"\b(?:not|no|never|ruled out)\b", ans.text[max(0, start - 16):start], re.I):
             continue
         term = _P_EN_TERM.match(ans.text, at)
-        if term is None or not _P_EN_DISEASE_HEAD.search(term[0].split()[-1]):
-            continue
+        if term is None or not _P_EN_DISEASE_HEAD.search(head := term[0].split()[-1]) \
+                or _P_EN_GENERIC_HEAD.fullmatch(head) or (_P_EN_STONE.search(head) and any(
+                    _P_EN_STONE.search(o) for o in ours)):
+            continue  # ("a chest infection", "gallstones" for cholelithiasis: maybe the keypoint's, said otherwise)
         words = set(_content_tokens(term[0], "en"))
         if not words or words & own or words <= asked:
             continue
