@@ -448,10 +448,9 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
                 elsewhere = True  # "2018年营业收入为X，上年同期为Y": X is this year's, not "上年同期营业收入为X"
             else:
                 good.append((a, bool(said_of & mine)))
-        broken = bounded[0] if bounded else None
-        if not good and broken is not None:
-            wrong.append(f"answer says {'over' if _bound(ans, broken) > 0 else 'under'} {broken.text} where keypoint "
-                         f"has {k.text}")
+        if not good and bounded:
+            wrong.append(f"answer says {'over' if _bound(ans, bounded[0]) > 0 else 'under'} {bounded[0].text} where "
+                         f"keypoint has {k.text}")
             continue
         if not good:
             missing.append((k, words, elsewhere))
@@ -572,11 +571,9 @@ def _judge_values(kt: _Text, scene: _Scene, values: list[Value], kp_parties: lis
         negated = next((a for k, a, _ in found if _value_negated(ans, a) and not _value_negated(kt, k)), None)
         if negated is not None:
             return "Wrong", f"answer denies it of {negated.text}"
-        clash = _opposite_word(kt.text, near, lang)
-        if clash and _P_STATUS_CLASH.search(clash) and any(
-                (st := _range_status(kt, k)) is not None and _range_status(ans, a) == st for k, a, _ in found):
-            clash = None  # a reading said in range at its side is not made high by the high reading before it
-        clash = clash or _negation_flip(kt.text, near, lang)
+        agreed = any((st := _range_status(kt, k)) is not None and _range_status(ans, a) == st for k, a, _ in found)
+        clash = _opposite_word(kt.text, near, lang, statuses=not agreed) or _negation_flip(kt.text, near, lang)
+        # (a reading said in range at its side is not made high by the high reading before it)
         if clash:
             return "Wrong", clash
         party = _substitution(scene, kp_parties, kp_words, _kp_roles(kt, scene))
@@ -942,11 +939,8 @@ def _same_dated_event(kt: _Text, k: Value, scene: _Scene, a: Value) -> bool:
 
 
 # words that hedge or join a value to its party, saying nothing of what it is ("B公司大约是12.5%")
-_HEDGE_WORDS = frozenset({"大约", "约", "大概", "左右", "应该", "似乎", "可能", "则", "而", "是", "为", "约为", "大约是",
-                          "roughly", "about", "around", "approximately", "nearly", "almost", "some"})
-
-
-_P_STATUS_CLASH = re.compile(r"参考|正常|偏高|偏低|升高|降低|\b(?:above|below|normal|elevated)\b")
+_HEDGE_WORDS = frozenset({"大约", "约", "大概", "左右", "应该", "似乎", "可能", "则", "而", "是", "为", "约为", "大约是"} |
+                         {_stem(w) for w in ("roughly", "about", "around", "approximately", "nearly", "almost")})
 
 
 def _bound_holds(ans: _Text, a: Value, k: Value) -> bool:

@@ -99,8 +99,14 @@ def _other_subtype(kp: str, answer: str) -> str | None:
     return None
 
 
-def _opposite_word(kp: str, answer: str, language: str) -> str | None:
-    """Why ``answer`` says the opposite: a polar word of the keypoint whose opposite (not itself) it uses."""
+# the words that place a reading against its reference range (their pairs are left out where the reading's own
+# status already agrees: "白细胞计数…，正常" beside "…均高于参考范围")
+_P_STATUS_WORD = re.compile(r"参考|正常|偏高|偏低|升高|降低|\b(?:above|below|normal|elevated)\b")
+
+
+def _opposite_word(kp: str, answer: str, language: str, statuses: bool = True) -> str | None:
+    """Why ``answer`` says the opposite: a polar word of the keypoint whose opposite (not itself) it uses (without
+    ``statuses``, no pair that places a reading against its range)."""
     low_kp, low_ans = (kp, answer) if language == "zh" else (kp.lower(), answer.lower())
     if language == "zh":  # 没有前科 is 无前科, not 有前科
         low_kp, low_ans = _P_ZH_NO.sub("无", low_kp), _P_ZH_NO.sub("无", low_ans)
@@ -109,6 +115,8 @@ def _opposite_word(kp: str, answer: str, language: str) -> str | None:
         return side
     pairs = _OPPOSITES_ZH if language == "zh" else _OPPOSITES_EN
     for a, b in pairs:
+        if not statuses and (_P_STATUS_WORD.search(a) or _P_STATUS_WORD.search(b)):
+            continue
         if _has_word(low_kp, a, language) and _has_word(low_kp, b, language):
             continue  # the keypoint says both ("morning and evening"): no one side to contradict
         for mine, other in ((a, b), (b, a)):

@@ -1400,7 +1400,7 @@ def _lead_swap(kt: _Text, scene: _Scene) -> str | None:
 
 
 
-_P_JOINT_SUBJECT = re.compile(r"\s*(?:,\s*)?(?:and|as well as|&|和|与|及|、|以及)\s*$", re.I)
+_P_AND_BETWEEN = re.compile(r"\s*(?:,\s*)?(?:and|as well as|&|和|与|及|、|以及)\s*$", re.I)
 
 
 def _fact_given_to_other(kt: _Text, scene: _Scene, kp_parties: list[int], facts: list[KeypointFact]) -> str | None:
@@ -1435,15 +1435,16 @@ def _fact_given_to_other(kt: _Text, scene: _Scene, kp_parties: list[int], facts:
         assert other is not None
         if not asked(other) or _party_kind(scene.entities[other]) != _party_kind(scene.entities[me]):
             continue
-        joint = False
-        for p in spots:  # "A and B were both diagnosed with X": the other is named with the keypoint's party
-            theirs = [m for m in scene.mentions if m[2] == other and m[1] <= p]
-            ours = [m for m in scene.mentions if m[2] == me and m[1] <= (theirs[-1][0] if theirs else 0)]
-            if theirs and ours and _P_JOINT_SUBJECT.fullmatch(ans.text[ours[-1][1]:theirs[-1][0]]):
-                joint = True
-        if not joint:
+        if not any(_named_with(scene, me, other, p) for p in spots):
             return f"answer gives {f.text} to {scene.entities[other].name}"
     return None
+
+
+def _named_with(scene: _Scene, me: int, other: int, pos: int) -> bool:
+    """Is ``other``, the last party named before ``pos``, named together with ``me`` ("A and B were both …")?"""
+    theirs = [m for m in scene.mentions if m[2] == other and m[1] <= pos]
+    ours = [m for m in scene.mentions if m[2] == me and theirs and m[1] <= theirs[-1][0]]
+    return bool(theirs and ours) and _P_AND_BETWEEN.fullmatch(scene.answer.text[ours[-1][1]:theirs[-1][0]]) is not None
 
 
 # the head a Chinese diagnosis ends with (a general table of disease-name heads, as the INN stems are for drugs)
@@ -1453,6 +1454,11 @@ _P_ZH_DISEASE_HEAD = re.compile(r"(?:癌|瘤|炎|病|症|结石|积水|骨折|�
 _P_ZH_DIAGNOSED = re.compile(r"诊断(?:为|是|考虑为|：|:)|确诊为|诊为|患的是|所患为")
 _P_ZH_NOT_THIS_DX = re.compile(r"既往|曾|以往|此前|初步|鉴别|排除|待查|[其之][父母妻夫子女]|父亲|母亲|妻子|丈夫|儿子|女儿")
 _P_ZH_TERM = re.compile(r"[\u4e00-\u9fff0-9ⅠⅡⅢⅣ]+(?:[（(][^）)]{1,16}[）)])?")
+
+
+def _no_bracket_tail(term: str) -> str:
+    """A term without the bracket that closes it (毒性弥漫性甲状腺肿（甲亢） is 毒性弥漫性甲状腺肿)."""
+    return re.sub(r"[（(][^）)]*[）)]$", "", term)
 
 
 def _bigrams(text: str) -> set[str]:
@@ -1468,11 +1474,11 @@ def _zh_diagnosis_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: l
         return None
     ans = scene.answer
     ours = [f.text for f in facts if f.kind == "category" and f.text and _P_ZH_DISEASE_HEAD.search(
-        re.sub(r"[（(][^）)]*[）)]$", "", f.text))]
+        _no_bracket_tail(f.text))]
     if not ours:
         m = re.search(r"诊断(?:为|是)([^，。；;,]+)", kt.text)
-        ours = [m[1]] if m and _P_ZH_DISEASE_HEAD.search(re.sub(r"[（(][^）)]*[）)]$", "", m[1])) else []
-    if not ours or any(o in ans.text or re.sub(r"[（(][^）)]*[）)]$", "", o) in ans.text for o in ours):
+        ours = [m[1]] if m and _P_ZH_DISEASE_HEAD.search(_no_bracket_tail(m[1])) else []
+    if not ours or any(o in ans.text or _no_bracket_tail(o) in ans.text for o in ours):
         return None
     mine = set(kp_parties)
     names = [a for i in mine for a in scene.entities[i].aliases if len(a) >= 2]
@@ -1490,7 +1496,7 @@ def _zh_diagnosis_swap(kt: _Text, scene: _Scene, kp_parties: list[int], facts: l
             term = _P_ZH_TERM.match(c.text, at)
             if term is None:
                 continue
-            said = re.sub(r"[（(][^）)]*[）)]$", "", term[0])
+            said = _no_bracket_tail(term[0])
             if len(said) < 3 or not _P_ZH_DISEASE_HEAD.search(said) or _bigrams(said) & (ours_grams | asked):
                 continue
             return f"answer says the diagnosis is {said} where keypoint says {ours[0]}"
